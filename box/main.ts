@@ -1,0 +1,27 @@
+// Entry point: `bun box/main.ts`. Prints one JSON line `{"listening":"http://HOST:PORT"}` once up.
+import { readBoxEnv, startupRefusal } from "./env.ts";
+import { bootBox } from "./boot.ts";
+
+const env = readBoxEnv();
+const refusal = startupRefusal(env);
+if (refusal) {
+  console.error(refusal);
+  process.exit(2);
+}
+
+const box = await bootBox(env);
+box.app.listen({ hostname: env.host, port: env.port });
+const port = box.app.server?.port ?? env.port;
+console.log(JSON.stringify({ listening: `http://${env.host}:${port}` }));
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.error(JSON.stringify({ level: "info", msg: "box stopping", signal }));
+  await box.app.stop(true).catch(() => undefined);
+  await box.close().catch(() => undefined);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));

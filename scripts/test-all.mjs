@@ -1,0 +1,36 @@
+// Runs every test runner (vitest, then Playwright e2e) and prints `N passed, N failed` summed
+// over all of them as the very last line. Exit status is non-zero when anything failed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, readdirSync } from "node:fs";
+
+let passed = 0;
+let failed = 0;
+const bin = (n) => `node_modules/.bin/${n}`;
+
+function run(name, cmd, args, report, count) {
+  rmSync(report, { force: true });
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  if (!existsSync(report)) {
+    console.log(`${name}: no report written (exit ${r.status}); counting the runner as one failure`);
+    failed += 1;
+    return;
+  }
+  const [p, f] = count(JSON.parse(readFileSync(report, "utf8")));
+  console.log(`${name}: ${p} passed, ${f} failed (exit ${r.status})`);
+  passed += p;
+  failed += f;
+  if (r.status !== 0 && f === 0) failed += 1; // a crashed runner must not pass silently
+}
+
+run("vitest", bin("vitest"), ["run"], ".cache/vitest-report.json", (j) => [j.numPassedTests, j.numFailedTests + (j.numTotalTestSuites && j.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length)]);
+
+if (existsSync("e2e") && readdirSync("e2e").some((f) => f.endsWith(".spec.ts"))) {
+  run("playwright", bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], ".cache/playwright-report.json", (j) => [
+    j.stats.expected + j.stats.flaky,
+    j.stats.unexpected,
+  ]);
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
