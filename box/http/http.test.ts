@@ -32,7 +32,7 @@ describe("error envelopes", () => {
   it("maps one error type into the three shapes (plus the settings refusal)", () => {
     expect(errorBody(e, "nested")).toEqual({ error: { code: "setting_refused", message: "No." } });
     expect(errorBody(e, "unwrapped")).toEqual({ code: "setting_refused", message: "No." });
-    expect(errorBody(e, "flat")).toEqual({ error: "No." });
+    expect(errorBody(e, "flat")).toEqual({ error: "No.", code: "setting_refused" });
     expect(errorBody(e, "settings")).toEqual({ ok: false, error: { code: "setting_refused", message: "No." } });
   });
   it("lets an error force its envelope (auth failures are always unwrapped)", () => {

@@ -36,7 +36,7 @@ export function errorBody(err: ApiError, envelope: Envelope): Record<string, unk
     case "unwrapped":
       return { code: err.code, message: err.message };
     case "flat":
-      return { error: err.message, ...err.extra };
+      return { error: err.message, code: err.code, ...err.extra };
     case "settings":
       return { ok: false, error: { code: err.code, message: err.message } };
     default:
