@@ -1,0 +1,93 @@
+// Implements: the utterance queue of a live session on one frame timeline. Each queued utterance
+// is given a start frame; audio and mouth shape of frame i are pure lookups into the same
+// schedule, so picture and sound cannot drift apart. `interrupt` cuts the schedule at a frame.
+import type { MouthParams } from "../render/frame-params.ts";
+import type { Tone } from "../../shared/wire/tones.ts";
+
+export interface UtteranceInput {
+  text: string;
+  tone: Tone;
+  /** 48 kHz mono PCM. */
+  pcm48k: Int16Array;
+  /** One mouth shape per video frame. */
+  mouth: MouthParams[];
+  correlationId?: string;
+}
+
+export interface Scheduled extends UtteranceInput {
+  id: number;
+  startFrame: number;
+  /** Exclusive end frame. */
+  endFrame: number;
+}
+
+export class SpeechTimeline {
+  private queue: Scheduled[] = [];
+  private nextId = 1;
+
+  constructor(private readonly samplesPerFrame = 1920) {}
+
+  /** Queues after everything already scheduled, never before `earliestFrame`. */
+  enqueue(u: UtteranceInput, earliestFrame: number): Scheduled {
+    const last = this.queue.at(-1);
+    const start = Math.max(earliestFrame, last ? last.endFrame : earliestFrame);
+    const frames = Math.max(u.mouth.length, Math.ceil(u.pcm48k.length / this.samplesPerFrame), 1);
+    const s: Scheduled = { ...u, id: this.nextId++, startFrame: start, endFrame: start + frames };
+    this.queue.push(s);
+    return s;
+  }
+
+  /** The utterance playing at `frame`, if any. */
+  at(frame: number): Scheduled | null {
+    for (const s of this.queue) {
+      if (frame < s.startFrame) return null;
+      if (frame < s.endFrame) return s;
+    }
+    return null;
+  }
+
+  mouthAt(frame: number): MouthParams | null {
+    const s = this.at(frame);
+    return s ? (s.mouth[frame - s.startFrame] ?? null) : null;
+  }
+
+  /** This frame's audio (silence when nothing plays). */
+  audioAt(frame: number, out = new Int16Array(this.samplesPerFrame)): Int16Array {
+    out.fill(0);
+    const s = this.at(frame);
+    if (s) {
+      const from = (frame - s.startFrame) * this.samplesPerFrame;
+      out.set(s.pcm48k.subarray(from, Math.min(s.pcm48k.length, from + this.samplesPerFrame)));
+    }
+    return out;
+  }
+
+  /** Drops everything from `frame` on (the one playing is cut there). Returns what was cut. */
+  interrupt(frame: number): Scheduled[] {
+    const cut: Scheduled[] = [];
+    const keep: Scheduled[] = [];
+    for (const s of this.queue) {
+      if (s.endFrame <= frame) keep.push(s);
+      else if (s.startFrame < frame) {
+        cut.push({ ...s });
+        keep.push({ ...s, endFrame: frame, mouth: s.mouth.slice(0, frame - s.startFrame) });
+      } else cut.push(s);
+    }
+    this.queue = keep;
+    return cut;
+  }
+
+  /** Forgets utterances that ended before `frame`. */
+  prune(frame: number): void {
+    this.queue = this.queue.filter((s) => s.endFrame > frame);
+  }
+
+  /** The frame after which nothing is scheduled. */
+  get endFrame(): number {
+    return this.queue.at(-1)?.endFrame ?? 0;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+}
