@@ -26,6 +26,7 @@ import { systemRoutes } from "./system/routes.ts";
 import type { LiveControl } from "./system/live.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import type { RouteDef } from "./http/route.ts";
+import { EspeakEngine } from "./voice/espeak-engine.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
 function volumeSecret(dataDir: string): Buffer {
@@ -52,7 +53,15 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     allowOffshore: env.allowOffshoreModels,
     inCountry: true,
   });
-  const ttsProviders: TtsProviderInfo[] = [];
+  // The embedded voice engine; a failure leaves the box serving, with readiness saying why.
+  let voiceProblem = "";
+  const espeak = await EspeakEngine.load().catch((err: Error) => {
+    voiceProblem = err.message;
+    return null;
+  });
+  const ttsProviders: TtsProviderInfo[] = espeak
+    ? [{ id: "espeak", label: "espeak-ng (embedded)", local: true, byo: false, clone: false, timings: true }]
+    : [];
   const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
   const conversations = new ConversationService(
     new ConversationStore(boxDb.db),
@@ -65,7 +74,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       return { state: "not_configured", detail: "no language-model provider is configured" };
     },
     async tts() {
-      return { state: "not_configured", detail: "no voice engine is available", provider: "", origin: "box", notice: "" };
+      if (espeak) return { state: "ready", detail: "", provider: "espeak", origin: "box", notice: "" };
+      return { state: "unavailable", detail: `the embedded voice engine did not load: ${voiceProblem}`, provider: "espeak", origin: "box", notice: "" };
     },
     transcribe: () => false,
   };

@@ -96,6 +96,7 @@ describe("readiness and the OpenAPI document", () => {
     expect(r.json.ready).toBe(r.json.llm && r.json.tts);
     expect(r.json.llm).toBe(false);
     expect(r.json.reason).toMatch(/language model/i);
+    expect(r.json).toMatchObject({ tts: true, tts_state: "ready", voice_provider: "espeak", voice_origin: "box", llm_state: "not_configured", starting: false, voice_notice: "" });
   });
 
   it("GET /openapi.json is OpenAPI 3.1 and covers the box's routes", async () => {
