@@ -1,0 +1,176 @@
+// Implements: the renderer of the media path (DESIGN.md "The media path"): one ONNX model,
+// run by onnxruntime-node on CUDA when present, else CPU, turning a prepared face and one
+// frame's parameters into an I420 frame. The I/O contract is in box/render/README.md.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import * as ort from "onnxruntime-node";
+import type { FrameParams } from "./frame-params.ts";
+import { IO, PARAM_ORDER, paramsToVector } from "./face-warp/io.ts";
+import { loadOrBuildFaceWarp } from "./face-warp/model-file.ts";
+import { i420Size } from "./i420.ts";
+import { ANCHOR_COUNT, anchorsToVector, type PreparedFace } from "./prepared-face.ts";
+
+export type ExecutionProvider = "cuda" | "cpu";
+
+export interface FaceRendererOptions {
+  /** A model file honouring the I/O contract (e.g. a learned lip-sync model); default: the built-in face warp. */
+  modelPath?: string;
+  /** Where the built-in model is cached (generated when missing or stale). */
+  builtinModelPath?: string;
+  width?: number;
+  height?: number;
+  /** Intra-op threads; one thread with spinning off is the efficient setting for 25 fps. */
+  threads?: number;
+  /** Default: CUDA when its provider library is installed, else CPU. */
+  executionProviders?: ExecutionProvider[];
+}
+
+interface FaceTensors {
+  y: ort.Tensor;
+  uv: ort.Tensor;
+}
+
+/** True when onnxruntime-node has its CUDA provider library next to the binding. */
+export function cudaProviderInstalled(): boolean {
+  try {
+    const pkg = dirname(createRequire(import.meta.url).resolve("onnxruntime-node/package.json"));
+    const dir = join(pkg, "bin", "napi-v6", process.platform, process.arch);
+    return existsSync(join(dir, "libonnxruntime_providers_cuda.so")) || existsSync(join(dir, "onnxruntime_providers_cuda.dll"));
+  } catch {
+    return false;
+  }
+}
+
+export class FaceRenderer {
+  private readonly anchorData = new Float32Array(ANCHOR_COUNT);
+  private readonly paramData = new Float32Array(PARAM_ORDER.length);
+  private readonly feeds: Record<string, ort.Tensor> = {};
+  private readonly faceTensors = new WeakMap<PreparedFace, FaceTensors>();
+  private readonly outTensors = new WeakMap<Uint8Array, Record<string, ort.Tensor>>();
+  private readonly frame: Uint8Array;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly width: number,
+    readonly height: number,
+    /** The execution provider the session was created with. */
+    readonly executionProvider: ExecutionProvider,
+    /** Where the model came from: "builtin" or the custom file's path. */
+    readonly modelSource: string,
+  ) {
+    this.frame = new Uint8Array(i420Size(width, height));
+    if (session.inputNames.includes(IO.anchors)) this.feeds[IO.anchors] = new ort.Tensor("float32", this.anchorData, [ANCHOR_COUNT]);
+    if (session.inputNames.includes(IO.params)) this.feeds[IO.params] = new ort.Tensor("float32", this.paramData, [PARAM_ORDER.length]);
+  }
+
+  static async load(options: FaceRendererOptions = {}): Promise<FaceRenderer> {
+    const width = options.width ?? 512;
+    const height = options.height ?? 512;
+    if (width % 2 || height % 2) throw new Error(`renderer size must be even, got ${width}x${height}`);
+    const bytes = options.modelPath
+      ? new Uint8Array(readFileSync(options.modelPath))
+      : loadOrBuildFaceWarp(options.builtinModelPath).bytes;
+    const wanted = options.executionProviders ?? (cudaProviderInstalled() ? ["cuda", "cpu"] : ["cpu"]);
+    const sessionOptions = (eps: ExecutionProvider[]): ort.InferenceSession.SessionOptions => ({
+      executionProviders: eps,
+      intraOpNumThreads: options.threads ?? 1,
+      interOpNumThreads: 1,
+      executionMode: "sequential",
+      graphOptimizationLevel: "all",
+      extra: { session: { intra_op: { allow_spinning: "0" } } },
+    });
+    let session: ort.InferenceSession;
+    let provider: ExecutionProvider = wanted[0] ?? "cpu";
+    try {
+      session = await ort.InferenceSession.create(bytes, sessionOptions(wanted));
+    } catch (e) {
+      // CUDA listed but unusable (no driver, no device): CPU still renders.
+      if (!wanted.includes("cuda") || options.executionProviders?.every((p) => p === "cuda")) throw e;
+      session = await ort.InferenceSession.create(bytes, sessionOptions(["cpu"]));
+      provider = "cpu";
+    }
+    checkContract(session, width, height);
+    return new FaceRenderer(session, width, height, provider, options.modelPath ?? "builtin");
+  }
+
+  /**
+   * Renders one I420 frame (width*height*3/2 bytes). Without `out` the result lives in a
+   * buffer owned by the renderer and is overwritten by the next call: copy it to keep it.
+   */
+  render(face: PreparedFace, params: FrameParams, out?: Uint8Array): Promise<Uint8Array> {
+    const run = this.queue.then(() => this.runOnce(face, params, out ?? this.frame));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runOnce(face: PreparedFace, params: FrameParams, out: Uint8Array): Promise<Uint8Array> {
+    if (face.width !== this.width || face.height !== this.height) {
+      throw new Error(`face is ${face.width}x${face.height}, renderer is ${this.width}x${this.height}`);
+    }
+    if (out.length !== this.frame.length) throw new Error(`output buffer must be ${this.frame.length} bytes`);
+    const planes = this.tensorsFor(face);
+    this.feeds[IO.y] = planes.y;
+    this.feeds[IO.uv] = planes.uv;
+    anchorsToVector(face.anchors, this.anchorData);
+    paramsToVector(params, this.paramData);
+    await this.session.run(this.feeds, this.outputsFor(out));
+    return out;
+  }
+
+  private planeTensors(buf: Uint8Array): FaceTensors {
+    const { width: w, height: h } = this;
+    return {
+      y: new ort.Tensor("uint8", buf.subarray(0, w * h), [1, 1, h, w]),
+      uv: new ort.Tensor("uint8", buf.subarray(w * h, i420Size(w, h)), [1, 2, h / 2, w / 2]),
+    };
+  }
+
+  private tensorsFor(face: PreparedFace): FaceTensors {
+    let t = this.faceTensors.get(face);
+    if (!t) {
+      if (face.i420.length < this.frame.length) throw new Error("face image is smaller than an I420 frame");
+      t = this.planeTensors(face.i420);
+      this.faceTensors.set(face, t);
+    }
+    return t;
+  }
+
+  private outputsFor(out: Uint8Array): Record<string, ort.Tensor> {
+    let t = this.outTensors.get(out);
+    if (!t) {
+      const p = this.planeTensors(out);
+      t = { [IO.yOut]: p.y, [IO.uvOut]: p.uv };
+      this.outTensors.set(out, t);
+    }
+    return t;
+  }
+
+  async dispose(): Promise<void> {
+    await this.queue;
+    await this.session.release();
+  }
+}
+
+/** A custom model must speak the documented contract; anchors and params are optional. */
+function checkContract(session: ort.InferenceSession, width: number, height: number): void {
+  const missing = [
+    ...[IO.y, IO.uv].filter((n) => !session.inputNames.includes(n)),
+    ...[IO.yOut, IO.uvOut].filter((n) => !session.outputNames.includes(n)),
+  ];
+  const extra = session.inputNames.filter((n) => !(Object.values(IO) as string[]).includes(n));
+  if (missing.length || extra.length) {
+    throw new Error(
+      `renderer model does not follow the I/O contract (box/render/README.md): ` +
+        [missing.length ? `missing ${missing.join(", ")}` : "", extra.length ? `unknown inputs ${extra.join(", ")}` : ""]
+          .filter(Boolean).join("; "),
+    );
+  }
+  const meta = session.inputMetadata.find((m) => m.name === IO.y);
+  const shape = meta && meta.isTensor ? meta.shape : [];
+  const [hDim, wDim] = [shape[2], shape[3]];
+  if ((typeof hDim === "number" && hDim !== height) || (typeof wDim === "number" && wDim !== width)) {
+    throw new Error(`renderer model takes ${wDim}x${hDim} frames, asked for ${width}x${height}`);
+  }
+}

@@ -1,0 +1,100 @@
+// Implements: the built-in renderer model (DESIGN.md "The media path"): a parametric face
+// warp generated from code, no weights. Separable displacement terms are combined into the
+// sampling grid by one MatMul per plane, then one GridSample warps luma and one warps chroma
+// (I420 in, I420 out), and the mouth interior is painted on a crop around the mouth.
+import { attrI, attrS, GraphBuilder, Maths, type V } from "./graph-builder.ts";
+import { cropGrid, paintCavity } from "./cavity.ts";
+import { FACE_WARP_VERSION, IO, PARAM_ORDER } from "./io.ts";
+import { headPose, moveAnchors, readAnchors, readParams } from "./scalars.ts";
+import { blinkTerm, breatheTerm, browTerm, headTerms, squintTerm, type Coords, type Term } from "./terms-face.ts";
+import { mouthTerms } from "./terms-mouth.ts";
+import { ANCHOR_COUNT } from "../prepared-face.ts";
+
+export interface BuiltModel {
+  bytes: Uint8Array;
+  nodeCount: number;
+}
+
+export function buildFaceWarpModel(): BuiltModel {
+  const g = new GraphBuilder();
+  const m = new Maths(g);
+  const y = g.input(IO.y, "uint8", [1, 1, "H", "W"]);
+  const uv = g.input(IO.uv, "uint8", [1, 2, "Hc", "Wc"]);
+  const anchorsIn = g.input(IO.anchors, "float", [ANCHOR_COUNT]);
+  const paramsIn = g.input(IO.params, "float", [PARAM_ORDER.length]);
+
+  // Sample centres in luma pixels: luma rows/columns then chroma ones (chroma j sits at 2j+1).
+  const shape = g.op("Shape", [y]);
+  const hi = m.at(shape, 2);
+  const wi = m.at(shape, 3);
+  const hf = m.cast(hi, "float");
+  const wf = m.cast(wi, "float");
+  const range = (start: number, limit: V, delta: number) => g.op("Range", [g.c(start), limit, g.c(delta)]);
+  const xs = m.concat([range(0.5, wf, 1), range(1, wf, 2)], 0);
+  const ys = m.concat([range(0.5, hf, 1), range(1, hf, 2)], 0);
+  const zerosX = m.mul(xs, 0);
+  const onesX = m.add(zerosX, 1);
+  const onesY = m.add(m.mul(ys, 0), 1);
+  const k: Coords = { xs, ys, onesX };
+
+  const base = readAnchors(m, anchorsIn);
+  const p = readParams(m, paramsIn);
+  const head = headPose(m, base, p);
+  const a = moveAnchors(m, base, head, p);
+  const mouth = mouthTerms(m, k, a, p);
+  const terms: Term[] = [
+    ...headTerms(m, k, base, head),
+    breatheTerm(m, k, base, p),
+    ...mouth.terms,
+    blinkTerm(m, k, a.le, p),
+    blinkTerm(m, k, a.re, p),
+    squintTerm(m, k, a.le, p),
+    squintTerm(m, k, a.re, p),
+    browTerm(m, k, a.lb, a.le, a.fx, p),
+    browTerm(m, k, a.rb, a.re, a.fx, p),
+  ];
+
+  // grid = sum_k row_k(y) * col_k(x), in GridSample's normalised coordinates.
+  const sx = m.div(2, wf);
+  const sy = m.div(2, hf);
+  const all: Term[] = [
+    { row: onesY, colX: m.sub(m.mul(xs, sx), 1) },
+    { row: m.sub(m.mul(ys, sy), 1), colY: onesX },
+    ...terms.map((t) => ({ row: t.row, colX: t.colX && m.mul(t.colX, sx), colY: t.colY && m.mul(t.colY, sy) })),
+  ];
+  const a2 = m.concat(all.map((t) => m.unsqueeze(t.row, [1])), 1); // [1.5H, K]
+  const b3 = m.concat(
+    all.map((t) => m.concat([m.unsqueeze(t.colX ?? zerosX, [0, 2]), m.unsqueeze(t.colY ?? zerosX, [0, 2])], 2)),
+    0,
+  ); // [K, 1.5W, 2]
+  const hi1 = m.unsqueeze(hi, [0]);
+  const wi1 = m.unsqueeze(wi, [0]);
+  const zero = g.ci([0]);
+  const end = g.ci([1 << 30]);
+  const flat = g.ci([all.length, -1]);
+  const grid = (rows: V, cols: V, outH: V) =>
+    m.reshape(g.op("MatMul", [rows, m.reshape(cols, flat)]), m.concat([g.ci([1]), outH, g.ci([-1, 2])], 0));
+  const gridY = grid(m.slice(a2, zero, hi1, [0]), m.slice(b3, zero, wi1, [1]), hi1);
+  const gridUV = grid(m.slice(a2, hi1, end, [0]), m.slice(b3, wi1, end, [1]), g.op("Div", [hi1, g.ci([2])]));
+
+  const sample = (img: V, gr: V) =>
+    g.op("GridSample", [m.cast(img, "float"), gr], [
+      attrS("mode", "bilinear"), attrS("padding_mode", "border"), attrI("align_corners", 0),
+    ]);
+  const warpedY = sample(y, gridY);
+  const warpedUV = sample(uv, gridUV);
+  const round8 = (v: V) => m.cast(m.add(v, 0.5), "uint8");
+
+  const crop = cropGrid(m, a, mouth.shape, wf, hf, wi, hi);
+  const yOut = paintCavity(m, xs, ys, a, mouth.shape, crop, { warped: warpedY, rounded: round8(warpedY), step: 1 });
+  const uvOut = paintCavity(m, xs, ys, a, mouth.shape, crop, { warped: warpedUV, rounded: round8(warpedUV), step: 2 });
+  g.output(yOut, IO.yOut, "uint8", [1, 1, "H", "W"]);
+  g.output(uvOut, IO.uvOut, "uint8", [1, 2, "Hc", "Wc"]);
+
+  const bytes = g.encode({
+    name: "face_warp",
+    doc: "Parametric face warp (I420 in/out); inputs and outputs documented in box/render/README.md.",
+    metadata: { face_warp_version: FACE_WARP_VERSION, params: PARAM_ORDER.join(",") },
+  });
+  return { bytes, nodeCount: g.nodeCount };
+}
