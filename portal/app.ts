@@ -1,0 +1,156 @@
+// Implements: Portal plane (`/auth/*`), Authentication: Plane B, and the one-host forwarding of box
+// paths. The Web-standard core: no Bun or Node imports, so it runs on any runtime with fetch and
+// Web Crypto. Migrations, mail transports, GPU drivers and WebSocket forwarding are the entry's job.
+import type { Client } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../shared/errors/api-error.ts";
+import { CredentialService, CREDENTIAL_TTL_SECONDS } from "./credential/service.ts";
+import { credentialRoutes } from "./credential/routes.ts";
+import { CredentialStore } from "./credential/store.ts";
+import type { GpuDriver } from "./gpu/drivers/driver.ts";
+import { NoGpuDriver } from "./gpu/drivers/none.ts";
+import { gpuRoutes } from "./gpu/routes.ts";
+import { DEFAULT_MAX_RUNTIME_SECONDS } from "./gpu/schema.ts";
+import { GpuService } from "./gpu/service.ts";
+import { toErrorResponse } from "./http/errors.ts";
+import type { PortalHonoEnv } from "./http/types.ts";
+import { IdTokenVerifier, type IdTokenOptions } from "./identity/id-token.ts";
+import { requireIdentity } from "./identity/middleware.ts";
+import { IdentityService } from "./identity/service.ts";
+import { SessionStore } from "./identity/store.ts";
+import { WebCryptoSigner, type Signer } from "./identity/tokens.ts";
+import type { HotReads } from "./db/hot-reads.ts";
+import { KeyService } from "./keys/service.ts";
+import { keyRoutes } from "./keys/routes.ts";
+import { KeyStore } from "./keys/store.ts";
+import { KEY_LIMIT } from "./keys/schema.ts";
+import { proxyRoutes } from "./proxy/routes.ts";
+import type { Mailer } from "./sign-in/mailer.ts";
+import { signInRoutes } from "./sign-in/routes.ts";
+import { SignInService } from "./sign-in/service.ts";
+import { SignInLinkStore } from "./sign-in/store.ts";
+import { toneRoutes } from "./tones/routes.ts";
+
+export interface PortalAppOptions {
+  /** libSQL client holding the key table and the portal's tables (migrated by the caller). */
+  db: Client;
+  /** Signing secret (session cookies); at least 32 characters. */
+  secret: string;
+  mailer: Mailer;
+  /** Identity provider; without it only magic-link sign-in works. */
+  oidc?: Omit<IdTokenOptions, "now"> | null;
+  gpu?: GpuDriver;
+  adminEmails?: readonly string[];
+  ownerEmails?: readonly string[];
+  gpuMaxRuntimeSeconds?: number;
+  gpuHourlyCostUsd?: Readonly<Record<string, number>>;
+  /** Forward box paths here; when absent, to the GPU driver's running box. */
+  boxUrl?: string | null;
+  /** Base of mailed links; when absent the request's own origin (set it behind a proxy). */
+  publicUrl?: string | null;
+  sessionTtlSeconds?: number;
+  linkTtlSeconds?: number;
+  linkRateLimit?: { max: number; windowSeconds: number };
+  credentialTtlSeconds?: number;
+  keyLimit?: number;
+  /** Largest `/auth/*` request body in bytes (413 `body_too_large` beyond). */
+  bodyLimitBytes?: number;
+  resolveHostname?: (hostname: string) => Promise<string[]>;
+  /** Used to reach the box. */
+  fetch?: typeof fetch;
+  /** HMAC under `secret`; default Web Crypto. Entry points may pass a synchronous one. */
+  signer?: Signer;
+  /** Faster answers for the two hot reads (same database); default the drizzle stores. */
+  reads?: HotReads | null;
+  /** Milliseconds since epoch. */
+  now?: () => number;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+export const PORTAL_DEFAULTS = {
+  sessionTtlSeconds: 7 * 24 * 3600,
+  linkTtlSeconds: 15 * 60,
+  linkRateLimit: { max: 5, windowSeconds: 15 * 60 },
+  credentialTtlSeconds: CREDENTIAL_TTL_SECONDS,
+  bodyLimitBytes: 64 * 1024,
+} as const;
+
+export interface PortalServices {
+  identity: IdentityService;
+  keys: KeyService;
+  credentials: CredentialService;
+  gpu: GpuService;
+  signIn: SignInService;
+  /** The box that box paths are forwarded to right now, or null. */
+  boxUrl: () => string | null;
+}
+
+export type PortalApp = Hono<PortalHonoEnv> & { services: PortalServices };
+
+export function createPortalApp(options: PortalAppOptions): PortalApp {
+  if (options.secret.length < 32) throw new Error("The portal secret must be at least 32 characters.");
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((msg: string, err?: unknown) => console.error(msg, err ?? ""));
+  const db = drizzle(options.db);
+  const driver = options.gpu ?? new NoGpuDriver();
+
+  const identity = new IdentityService({
+    sessions: new SessionStore(db, options.reads ?? null),
+    signer: options.signer ?? new WebCryptoSigner(options.secret),
+    idTokens: options.oidc ? new IdTokenVerifier({ ...options.oidc, now }) : null,
+    sessionTtlSeconds: options.sessionTtlSeconds ?? PORTAL_DEFAULTS.sessionTtlSeconds,
+    now,
+  });
+  const rate = options.linkRateLimit ?? PORTAL_DEFAULTS.linkRateLimit;
+  const signIn = new SignInService({
+    links: new SignInLinkStore(db),
+    identity,
+    mailer: options.mailer,
+    linkTtlSeconds: options.linkTtlSeconds ?? PORTAL_DEFAULTS.linkTtlSeconds,
+    maxLinksPerWindow: rate.max,
+    windowSeconds: rate.windowSeconds,
+    now,
+    log,
+  });
+  const keys = new KeyService({ store: new KeyStore(db, options.db, options.reads ?? null), now, limit: options.keyLimit ?? KEY_LIMIT });
+  const credentials = new CredentialService(new CredentialStore(db), now, options.credentialTtlSeconds ?? PORTAL_DEFAULTS.credentialTtlSeconds);
+  const gpu = new GpuService({
+    driver,
+    adminEmails: options.adminEmails ?? [],
+    ownerEmails: options.ownerEmails ?? [],
+    maxRuntimeSeconds: options.gpuMaxRuntimeSeconds ?? DEFAULT_MAX_RUNTIME_SECONDS,
+    hourlyCostUsd: options.gpuHourlyCostUsd ?? {},
+    now,
+    resolveHostname: options.resolveHostname,
+  });
+  const staticBox = options.boxUrl ?? null;
+  const boxUrl = () => staticBox ?? driver.boxUrl();
+
+  const app = new Hono<PortalHonoEnv>();
+  app.onError((err, c) => toErrorResponse(err, c, log));
+  app.notFound(() => {
+    throw new ApiError(404, "not_found", "No such route.");
+  });
+  const limit = options.bodyLimitBytes ?? PORTAL_DEFAULTS.bodyLimitBytes;
+  app.use(
+    "/auth/*",
+    bodyLimit({
+      maxSize: limit,
+      onError: () => {
+        throw new ApiError(413, "body_too_large", `Request bodies on /auth/* are limited to ${limit} bytes.`);
+      },
+    }),
+  );
+  app.use("/auth/*", requireIdentity(identity));
+
+  app.route("/", signInRoutes({ signIn, identity, publicUrl: options.publicUrl ?? null }));
+  app.route("/", keyRoutes(keys));
+  app.route("/", credentialRoutes(credentials));
+  app.route("/", gpuRoutes(gpu));
+  app.route("/", toneRoutes());
+  app.route("/", proxyRoutes({ boxUrl, fetch: options.fetch }));
+
+  return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, boxUrl } });
+}

@@ -1,0 +1,144 @@
+// The one place the portal reads process.env. Validated with TypeBox, passed inward as typed options.
+// Every variable is documented in portal/README-portal.md.
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const GpuRegionConfig = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  label: Type.Optional(Type.String()),
+  data_resident: Type.Optional(Type.Boolean()),
+  can_serve: Type.Optional(Type.Boolean()),
+  smoke_test: Type.Optional(Type.Boolean()),
+  types: Type.Array(Type.String({ minLength: 1 })),
+  owner_types: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+});
+
+export const PortalEnv = Type.Object({
+  host: Type.String({ minLength: 1 }),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  dbUrl: Type.String({ minLength: 1 }),
+  dbAuthToken: Nullable(Type.String()),
+  dataDir: Type.String({ minLength: 1 }),
+  secret: Nullable(Type.String({ minLength: 32 })),
+  publicUrl: Nullable(Type.String({ pattern: "^https?://" })),
+  oidc: Nullable(Type.Object({ issuer: Type.String(), audience: Type.String(), jwksUrl: Type.String({ pattern: "^https?://" }) })),
+  adminEmails: Type.Array(Type.String()),
+  ownerEmails: Type.Array(Type.String()),
+  boxUrl: Nullable(Type.String({ pattern: "^https?://" })),
+  gpuDriver: Type.Union([Type.Literal("local"), Type.Literal("ec2"), Type.Literal("none")]),
+  gpuAutolaunch: Type.Boolean(),
+  gpuMaxRuntimeSeconds: Type.Integer({ minimum: 0 }),
+  gpuRegions: Type.Array(GpuRegionConfig),
+  gpuHourlyCostUsd: Type.Record(Type.String(), Type.Number({ minimum: 0 })),
+  ec2: Type.Object({
+    imageIds: Type.Record(Type.String(), Type.String()),
+    deploymentTag: Type.String({ minLength: 1 }),
+    userDataFile: Nullable(Type.String()),
+    subnetIds: Type.Record(Type.String(), Type.String()),
+    securityGroupIds: Type.Record(Type.String(), Type.Array(Type.String())),
+    keyName: Nullable(Type.String()),
+    instanceProfile: Nullable(Type.String()),
+    ephemeral: Type.Boolean(),
+    endpoint: Nullable(Type.String()),
+  }),
+  boxCommand: Type.Array(Type.String(), { minItems: 1 }),
+  boxDataDir: Type.String({ minLength: 1 }),
+  mailOutbox: Nullable(Type.String()),
+  smtpUrl: Nullable(Type.String({ pattern: "^smtps?://" })),
+  mailFrom: Type.String(),
+  sessionTtlSeconds: Type.Integer({ minimum: 60 }),
+  credentialTtlSeconds: Type.Integer({ minimum: 30 }),
+});
+export type PortalEnv = Static<typeof PortalEnv> & {
+  /** The environment a local box inherits (PATH, HOME, BOX_* the operator set ...). */
+  childEnv: Readonly<Record<string, string | undefined>>;
+};
+
+type RawEnv = Record<string, string | undefined>;
+
+const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const opt = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim());
+const truthy = (v: string | undefined) => ["1", "true", "yes", "on"].includes((v ?? "").trim().toLowerCase());
+
+function int(name: string, v: string | undefined, fallback: number): number {
+  if (v === undefined || v.trim() === "") return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function json<T>(name: string, v: string | undefined, fallback: T): T {
+  if (v === undefined || v.trim() === "") return fallback;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    throw new Error(`${name} must be JSON`);
+  }
+}
+
+export function readPortalEnv(env: RawEnv = process.env): PortalEnv {
+  const issuer = opt(env.PORTAL_OIDC_ISSUER);
+  const audience = opt(env.PORTAL_OIDC_AUDIENCE);
+  const jwksUrl = opt(env.PORTAL_OIDC_JWKS_URL);
+  const oidcParts = [issuer, audience, jwksUrl].filter((v) => v !== null).length;
+  if (oidcParts !== 0 && oidcParts !== 3) {
+    throw new Error("PORTAL_OIDC_ISSUER, PORTAL_OIDC_AUDIENCE and PORTAL_OIDC_JWKS_URL go together: set all three or none");
+  }
+  const gpuDriver = (opt(env.PORTAL_GPU_DRIVER) ?? "local").toLowerCase();
+  const boxUrl = opt(env.PORTAL_BOX_URL)?.replace(/\/+$/, "") ?? null;
+  const value = {
+    host: opt(env.PORTAL_HOST) ?? "127.0.0.1",
+    port: int("PORTAL_PORT", env.PORTAL_PORT, 8787),
+    dbUrl: opt(env.PORTAL_DB_URL) ?? "file:data/portal.db",
+    dbAuthToken: opt(env.PORTAL_DB_AUTH_TOKEN),
+    dataDir: opt(env.PORTAL_DATA_DIR) ?? "data",
+    secret: opt(env.PORTAL_SECRET),
+    publicUrl: opt(env.PORTAL_PUBLIC_URL)?.replace(/\/+$/, "") ?? null,
+    oidc: oidcParts === 3 ? { issuer: issuer!, audience: audience!, jwksUrl: jwksUrl! } : null,
+    adminEmails: list(env.PORTAL_ADMIN_EMAILS),
+    ownerEmails: list(env.PORTAL_OWNER_EMAILS),
+    boxUrl,
+    gpuDriver,
+    // The embedded default (`npm start`): the local driver brings its box up at start, unless the
+    // portal fronts an external box (PORTAL_BOX_URL) or PORTAL_GPU_AUTOLAUNCH=0.
+    gpuAutolaunch: opt(env.PORTAL_GPU_AUTOLAUNCH) === null ? gpuDriver === "local" && boxUrl === null : truthy(env.PORTAL_GPU_AUTOLAUNCH),
+    // A local box costs nothing, so it has no runtime budget unless one is set.
+    gpuMaxRuntimeSeconds: int("PORTAL_GPU_MAX_RUNTIME_SECONDS", env.PORTAL_GPU_MAX_RUNTIME_SECONDS, gpuDriver === "local" ? 0 : 7200),
+    gpuRegions: json("PORTAL_GPU_REGIONS", env.PORTAL_GPU_REGIONS, []),
+    gpuHourlyCostUsd: json("PORTAL_GPU_HOURLY_COST_USD", env.PORTAL_GPU_HOURLY_COST_USD, DEFAULT_HOURLY_COST_USD),
+    ec2: {
+      imageIds: json("PORTAL_EC2_IMAGE_IDS", env.PORTAL_EC2_IMAGE_IDS, {}),
+      deploymentTag: opt(env.PORTAL_EC2_DEPLOYMENT_TAG) ?? "default",
+      userDataFile: opt(env.PORTAL_EC2_USER_DATA_FILE),
+      subnetIds: json("PORTAL_EC2_SUBNET_IDS", env.PORTAL_EC2_SUBNET_IDS, {}),
+      securityGroupIds: json("PORTAL_EC2_SECURITY_GROUP_IDS", env.PORTAL_EC2_SECURITY_GROUP_IDS, {}),
+      keyName: opt(env.PORTAL_EC2_KEY_NAME),
+      instanceProfile: opt(env.PORTAL_EC2_INSTANCE_PROFILE),
+      ephemeral: truthy(env.PORTAL_EC2_EPHEMERAL),
+      endpoint: opt(env.PORTAL_EC2_ENDPOINT),
+    },
+    boxCommand: (opt(env.PORTAL_BOX_COMMAND) ?? "node_modules/.bin/bun box/main.ts").split(/\s+/),
+    boxDataDir: opt(env.PORTAL_BOX_DATA_DIR) ?? "data/box",
+    mailOutbox: opt(env.PORTAL_MAIL_OUTBOX),
+    smtpUrl: opt(env.PORTAL_SMTP_URL),
+    mailFrom: opt(env.PORTAL_MAIL_FROM) ?? "Avatar portal <no-reply@localhost>",
+    sessionTtlSeconds: int("PORTAL_SESSION_TTL_SECONDS", env.PORTAL_SESSION_TTL_SECONDS, 7 * 24 * 3600),
+    credentialTtlSeconds: int("PORTAL_CREDENTIAL_TTL_SECONDS", env.PORTAL_CREDENTIAL_TTL_SECONDS, 3600),
+  };
+  if (!Value.Check(PortalEnv, value)) {
+    const first = [...Value.Errors(PortalEnv, value)][0];
+    throw new Error(`invalid portal environment: ${first?.path} ${first?.message}`);
+  }
+  return { ...value, childEnv: { ...env } };
+}
+
+/** Approximate on-demand list prices (USD/hour, us-east-1) for the record's `hourly_cost_usd`; override with PORTAL_GPU_HOURLY_COST_USD. */
+export const DEFAULT_HOURLY_COST_USD: Record<string, number> = {
+  "g4dn.xlarge": 0.526,
+  "g5.xlarge": 1.006,
+  "g6.xlarge": 0.805,
+  "g6e.xlarge": 1.861,
+  local: 0,
+};

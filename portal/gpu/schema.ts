@@ -1,0 +1,51 @@
+// Implements: Resources: GPU record (portal, `gpu` object) and its `regions[]`.
+import { Type, type Static } from "@sinclair/typebox";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const GpuRecord = Type.Object({
+  instance_id: Nullable(Type.String()),
+  state: Type.String(),
+  instance_type: Nullable(Type.String()),
+  region: Nullable(Type.String()),
+  availability_zone: Nullable(Type.String()),
+  public_ip: Nullable(Type.String()),
+  hostname: Nullable(Type.String()),
+  launched_at: Nullable(Type.Integer()),
+  running_seconds: Type.Integer(),
+  max_runtime_seconds: Type.Integer(),
+  auto_stop_at: Nullable(Type.Integer()),
+  over_budget: Type.Boolean(),
+  hourly_cost_usd: Type.Number(),
+  ephemeral: Type.Boolean(),
+  can_launch: Type.Boolean(),
+  bootstrap_configured: Type.Boolean(),
+});
+export type GpuRecord = Static<typeof GpuRecord>;
+
+export const GpuRegionEntry = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  data_resident: Type.Boolean(),
+  can_serve: Type.Boolean(),
+  smoke_test: Type.Boolean(),
+  types: Type.Array(Type.String()),
+  owner_types: Type.Array(Type.String()),
+});
+export type GpuRegionEntry = Static<typeof GpuRegionEntry>;
+
+export const GpuStatusBody = Type.Object({
+  gpu: GpuRecord,
+  owner: Type.Boolean(),
+  regions: Type.Array(GpuRegionEntry),
+});
+export type GpuStatusBody = Static<typeof GpuStatusBody>;
+
+export const LaunchBody = Type.Object({
+  instance_type: Type.Optional(Type.String({ maxLength: 64 })),
+  region: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type LaunchBody = Static<typeof LaunchBody>;
+
+/** Default runtime budget of a box, in seconds (a box self-terminates after about two hours). */
+export const DEFAULT_MAX_RUNTIME_SECONDS = 7200;

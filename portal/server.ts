@@ -1,0 +1,158 @@
+// Starts the portal on Bun from a validated environment: database and migrations, secret, mail
+// transport, GPU driver, the Hono core, and the Bun server that also relays box WebSockets.
+import { lookup } from "node:dns/promises";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createPortalApp, type PortalApp } from "./app.ts";
+import { migratePortalDb } from "./db/migrate.ts";
+import { bunSqliteReads } from "./db/bun-sqlite-reads.ts";
+import { localDbPath, openPortalDb } from "./db/open.ts";
+import type { PortalEnv } from "./env.ts";
+import type { GpuDriver } from "./gpu/drivers/driver.ts";
+import { LocalGpuDriver } from "./gpu/drivers/local.ts";
+import { NodeSigner } from "./identity/node-signer.ts";
+import { NoGpuDriver } from "./gpu/drivers/none.ts";
+import { createWebSocketProxy, isWebSocketUpgrade } from "./proxy/bun-websocket.ts";
+import { loadOrCreateSecret } from "./secret-file.ts";
+import type { Mailer } from "./sign-in/mailer.ts";
+import { OutboxMailer } from "./sign-in/outbox-mailer.ts";
+import { SmtpMailer } from "./sign-in/smtp-mailer.ts";
+
+export interface RunningPortal {
+  url: string;
+  app: PortalApp;
+  stop(): Promise<void>;
+}
+
+const log = (msg: string, err?: unknown) => console.error(err === undefined ? msg : `${msg}: ${err instanceof Error ? err.message : String(err)}`);
+
+/** The key table URL as the box must see it: a relative `file:` path made absolute. */
+function keyTableUrlForBox(dbUrl: string): string {
+  const path = localDbPath(dbUrl);
+  return path ? pathToFileURL(resolve(path)).href : dbUrl;
+}
+
+async function createDriver(env: PortalEnv, publicUrl: () => string): Promise<GpuDriver> {
+  if (env.gpuDriver === "none") return new NoGpuDriver();
+  if (env.gpuDriver === "ec2") {
+    // Loaded only when used: the AWS SDK is large.
+    const { Ec2GpuDriver } = await import("./gpu/drivers/ec2.ts");
+    return new Ec2GpuDriver({
+      regions: env.gpuRegions.map((r) => ({
+        id: r.id,
+        label: r.label ?? r.id,
+        dataResident: r.data_resident ?? false,
+        canServe: r.can_serve ?? true,
+        smokeTest: r.smoke_test ?? false,
+        types: r.types,
+        ownerTypes: r.owner_types ?? [],
+      })),
+      imageIds: env.ec2.imageIds,
+      deploymentTag: env.ec2.deploymentTag,
+      userData: env.ec2.userDataFile ? readFileSync(env.ec2.userDataFile, "utf8") : undefined,
+      subnetIds: env.ec2.subnetIds,
+      securityGroupIds: env.ec2.securityGroupIds,
+      keyName: env.ec2.keyName ?? undefined,
+      iamInstanceProfile: env.ec2.instanceProfile ?? undefined,
+      ephemeral: env.ec2.ephemeral,
+      endpoint: env.ec2.endpoint ?? undefined,
+    });
+  }
+  const [command, ...args] = env.boxCommand;
+  return new LocalGpuDriver({
+    command,
+    args,
+    baseEnv: env.childEnv,
+    boxEnv: {
+      BOX_DATA_DIR: env.boxDataDir,
+      BOX_KEY_TABLE_URL: keyTableUrlForBox(env.dbUrl),
+      // Same origin through the portal; the box still answers CORS for the portal's own origin.
+      get BOX_ALLOWED_ORIGINS() {
+        return env.childEnv.BOX_ALLOWED_ORIGINS ?? new URL(publicUrl()).origin;
+      },
+    },
+    onOutput: (line) => console.error(`[box] ${line}`),
+  });
+}
+
+function createMailer(env: PortalEnv): Mailer {
+  if (env.smtpUrl) return new SmtpMailer(env.smtpUrl, env.mailFrom);
+  const folder = env.mailOutbox ?? join(env.dataDir, "outbox");
+  return new OutboxMailer(folder, env.mailFrom, (path, mail) => log(`portal: sign-in mail for ${mail.to} written to ${path}`));
+}
+
+export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
+  const client = await openPortalDb({ url: env.dbUrl, authToken: env.dbAuthToken ?? undefined });
+  await migratePortalDb(client);
+  const secret = env.secret ?? loadOrCreateSecret(env.dataDir);
+  const dbPath = localDbPath(env.dbUrl);
+  const reads = dbPath ? bunSqliteReads(dbPath) : null;
+  let listeningUrl = "";
+  const publicUrl = () => env.publicUrl ?? listeningUrl;
+  const driver = await createDriver(env, publicUrl);
+
+  let app: PortalApp | null = null;
+  let ws: ReturnType<typeof createWebSocketProxy> | null = null;
+  const server = Bun.serve({
+    hostname: env.host,
+    port: env.port,
+    // Box routes hold NDJSON streams and sockets open; idle time is the box's business.
+    idleTimeout: 0,
+    fetch(req, srv) {
+      if (!app || !ws) return new Response("starting", { status: 503 });
+      if (isWebSocketUpgrade(req)) return ws.upgrade(req, srv as never);
+      return app.fetch(req);
+    },
+    websocket: {
+      open: (s) => ws!.websocket.open!(s as never),
+      message: (s, m) => ws!.websocket.message!(s as never, m),
+      close: (s, code, reason) => ws!.websocket.close!(s as never, code, reason),
+    },
+  });
+  listeningUrl = `http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${server.port}`;
+
+  app = createPortalApp({
+    db: client,
+    secret,
+    signer: new NodeSigner(secret),
+    reads,
+    mailer: createMailer(env),
+    oidc: env.oidc ? { issuer: env.oidc.issuer, audience: env.oidc.audience, jwks: env.oidc.jwksUrl } : null,
+    gpu: driver,
+    adminEmails: env.adminEmails,
+    ownerEmails: env.ownerEmails,
+    gpuMaxRuntimeSeconds: env.gpuMaxRuntimeSeconds,
+    gpuHourlyCostUsd: env.gpuHourlyCostUsd,
+    boxUrl: env.boxUrl,
+    publicUrl: publicUrl(),
+    sessionTtlSeconds: env.sessionTtlSeconds,
+    credentialTtlSeconds: env.credentialTtlSeconds,
+    resolveHostname: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    log,
+  });
+  ws = createWebSocketProxy(app.services.boxUrl);
+
+  if (env.gpuAutolaunch && driver.kind === "local" && !env.boxUrl) {
+    // The portal is the always-on plane: a box that will not start is reported, not fatal.
+    await driver
+      .launch({ region: "local", instanceType: "local", maxRuntimeSeconds: env.gpuMaxRuntimeSeconds })
+      .catch((err) => log("portal: the local box did not start (POST /auth/gpu/launch to retry)", err));
+  }
+  // The runtime budget is enforced even when nobody looks at the status.
+  const gpu = app.services.gpu;
+  const budget = setInterval(() => void gpu.enforce().catch((err) => log("portal: GPU budget check failed", err)), 30_000);
+  budget.unref?.();
+
+  return {
+    url: listeningUrl,
+    app,
+    async stop() {
+      clearInterval(budget);
+      server.stop(true);
+      await driver.close();
+      reads?.close?.();
+      client.close();
+    },
+  };
+}
