@@ -8,11 +8,13 @@ import { OPEN_PRINCIPAL, type Authenticator, type Principal } from "./auth/princ
 import { Cors } from "./http/cors.ts";
 import { errorResponse } from "./http/errors.ts";
 import { json, type RouteDef } from "./http/route.ts";
+import type { SocketConn, SocketRoute } from "./sockets/conn.ts";
 
 export interface BoxAppOptions {
   auth: Authenticator;
   allowedOrigins: string[];
   routes: RouteDef[];
+  sockets?: SocketRoute[];
 }
 
 function pathOf(url: string): string {
@@ -67,6 +69,43 @@ export function createBoxApp(options: BoxAppOptions) {
       }
     };
     app.route(def.method, def.path, handler, { parse: "none" });
+  }
+  // A refused credential never reaches here: onRequest answered the upgrade with 401.
+  const conns = new Map<string, SocketConn>();
+  for (const sock of options.sockets ?? []) {
+    app.ws(sock.path, {
+      open(ws) {
+        const request = ws.data.request;
+        const q = request.url.indexOf("?");
+        let closed = false;
+        const conn: SocketConn = {
+          id: ws.id,
+          principal: principals.get(request) ?? OPEN_PRINCIPAL,
+          secret: presentedCredential(request.headers, request.url)?.secret ?? null,
+          query: new URLSearchParams(q < 0 ? "" : request.url.slice(q + 1)),
+          send: (frame) => void (closed || ws.send(JSON.stringify(frame))),
+          close: (code, reason) => {
+            if (closed) return;
+            closed = true;
+            ws.close(code, reason.slice(0, 120));
+          },
+          get closed() {
+            return closed;
+          },
+        };
+        conns.set(ws.id, conn);
+        sock.open(conn);
+      },
+      message(ws, data) {
+        const conn = conns.get(ws.id);
+        if (conn && !conn.closed) sock.message(conn, data);
+      },
+      close(ws, code, reason) {
+        const conn = conns.get(ws.id);
+        conns.delete(ws.id);
+        if (conn) sock.close(conn, code, String(reason ?? ""));
+      },
+    });
   }
   return app;
 }

@@ -7,7 +7,6 @@ import { createBoxApp } from "./app.ts";
 import { openKeyTable, type KeyTable } from "./auth/key-table.ts";
 import { Authenticator } from "./auth/principal.ts";
 import { openBoxDb } from "./db/client.ts";
-import { buildCatalogue, type CatalogueRow } from "./catalogue/catalogue.ts";
 import { parseModelList } from "./catalogue/config.ts";
 import { ConversationService } from "./conversations/service.ts";
 import { ConversationStore } from "./conversations/store.ts";
@@ -23,10 +22,26 @@ import { readinessRoutes } from "./readiness/routes.ts";
 import type { ReadinessSources } from "./readiness/service.ts";
 import { StatsService } from "./system/stats.ts";
 import { systemRoutes } from "./system/routes.ts";
-import type { LiveControl } from "./system/live.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import type { RouteDef } from "./http/route.ts";
+import type { LiveControl } from "./system/live.ts";
 import { EspeakEngine } from "./voice/espeak-engine.ts";
+import { FaceRenderer } from "./render/face-renderer.ts";
+import { AvatarRegistry } from "./avatars/registry.ts";
+import { avatarRoutes } from "./avatars/routes.ts";
+import { LiveSessions } from "./live/manager.ts";
+import { liveRoutes } from "./live/routes.ts";
+import { Speaker } from "./live/speaker.ts";
+import { AudioStore } from "./live/audio-store.ts";
+import { createProviders } from "./llm/registry.ts";
+import { ModelRouter } from "./chat/model-router.ts";
+import { TurnEngine } from "./chat/turn-engine.ts";
+import { TurnTools } from "./chat/turn-tools.ts";
+import { ToolCalls } from "./chat/tool-calls.ts";
+import { ModerationScreen } from "./chat/moderation.ts";
+import { chatRoutes } from "./chat/routes.ts";
+import { createBuiltinTools } from "./tools/builtin/registry.ts";
+import { controlSocketRoute } from "./sockets/control-socket.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
 function volumeSecret(dataDir: string): Buffer {
@@ -49,9 +64,10 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const boxDb = await openBoxDb(env.dataDir);
 
   const configured = env.models ? parseModelList(env.models) : { decls: [], probes: new Map() };
-  const catalogue: CatalogueRow[] = buildCatalogue(configured.decls, configured.probes, {
-    allowOffshore: env.allowOffshoreModels,
-    inCountry: true,
+  const router = new ModelRouter(createProviders({ ...env.llm, probeDir: env.dataDir }), configured, { allowOffshore: env.allowOffshoreModels, inCountry: true });
+  await router.load().catch((err: Error) => {
+    router.state = "unavailable";
+    router.detail = err.message;
   });
   // The embedded voice engine; a failure leaves the box serving, with readiness saying why.
   let voiceProblem = "";
@@ -59,10 +75,9 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     voiceProblem = err.message;
     return null;
   });
-  const ttsProviders: TtsProviderInfo[] = espeak
-    ? [{ id: "espeak", label: "espeak-ng (embedded)", local: true, byo: false, clone: false, timings: true }]
-    : [];
-  const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
+  const espeakInfo = { id: "espeak", label: "espeak-ng (embedded)", local: true, byo: false, clone: false, timings: true };
+  const ttsProviders: TtsProviderInfo[] = espeak ? [espeakInfo] : [];
+  const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
   const conversations = new ConversationService(
     new ConversationStore(boxDb.db),
     new TranscriptFiles(join(env.dataDir, "transcripts")),
@@ -70,8 +85,12 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   );
 
   const sources: ReadinessSources = {
-    async llm() {
-      return { state: "not_configured", detail: "no language-model provider is configured" };
+    async llm(subject) {
+      if (router.state !== "ready") return { state: router.state, detail: router.detail };
+      const s = await settings.read(subject);
+      const model = s.live_model || s.model;
+      if (!model || !router.providerFor(model)) return { state: "unavailable", detail: `no provider serves the chosen model "${model}"` };
+      return { state: "ready", detail: "" };
     },
     async tts() {
       if (espeak) return { state: "ready", detail: "", provider: "espeak", origin: "box", notice: "" };
@@ -79,23 +98,51 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     },
     transcribe: () => false,
   };
-  const live: LiveControl = { disconnect() {}, interrupt() {}, health: () => ({ avatar: null, speaking_face: null }) };
+  // The built-in face warp, or a learned model the user put on the volume (same I/O contract).
+  const renderer = await FaceRenderer.load({ width: env.videoSize, height: env.videoSize, modelPath: env.renderModelPath ?? undefined });
+  const registry = await AvatarRegistry.load(renderer);
+  const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 });
+  const speaker = new Speaker(espeak);
+  const audio = new AudioStore(join(env.dataDir, "audio"));
+  await audio.ensureDefault(espeak).catch((err: Error) => console.error(JSON.stringify({ level: "error", msg: "default clip unavailable", error: err.message })));
+  const calls = new ToolCalls();
+  const engine = new TurnEngine({
+    router,
+    settings,
+    conversations,
+    moderation: new ModerationScreen(env.moderation),
+    tools: new TurnTools(createBuiltinTools({ ...env.builtinTools, deploymentTimeZone: env.timeZone }), calls),
+    calls,
+    speaker,
+    timeZone: env.timeZone,
+  });
+  // An interrupt stops the turn speaking into the session as well as the speech itself.
+  const liveControl: LiveControl = {
+    health: () => live.health(),
+    disconnect: () => (engine.interruptLive(), live.disconnect()),
+    interrupt: () => (engine.interruptLive(), live.interrupt()),
+  };
   const stats = new StatsService({ maxRuntimeSeconds: env.maxRuntimeSeconds, startedAt: Date.now() });
 
+  const sockets = [controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, policy: env.sockets })];
   const routes: RouteDef[] = [];
-  const openapi = () => openApiDocument(routes);
+  const openapi = () => openApiDocument(routes, sockets.map((s) => ({ path: s.path, method: "get", summary: s.summary })));
   routes.push(
-    ...systemRoutes(stats, live, openapi),
+    ...systemRoutes(stats, liveControl, openapi),
     ...tokenRoutes(keyTable),
     ...readinessRoutes(sources),
     ...settingsRoutes(settings),
     ...conversationRoutes(conversations),
+    ...avatarRoutes(registry),
+    ...liveRoutes({ sessions: live, registry, settings, speaker, audio }),
+    ...chatRoutes({ engine, calls, sessions: live, registry, speaker, voiceEngine: espeak, audio }),
   );
-  const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes });
+  const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes, sockets });
   return {
     app,
     async close() {
-      live.disconnect();
+      liveControl.disconnect();
+      await renderer.dispose().catch(() => undefined);
       keyTable?.close();
       boxDb.client.close();
     },

@@ -20,6 +20,28 @@ export const BoxEnv = Type.Object({
   maxRuntimeSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   /** The deployment's IANA time zone (built-in `current_time` tool). */
   timeZone: Type.String(),
+  /** Side of the square live video in pixels (even). */
+  videoSize: Type.Integer({ minimum: 64, maximum: 1920, multipleOf: 2 }),
+  /** A renderer model on the volume that replaces the built-in face warp (box/render/README.md). */
+  renderModelPath: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /** Loopback-only ICE (tests, local use); off for deployments with public hosts and STUN/TURN. */
+  iceLoopbackOnly: Type.Boolean(),
+  /** Socket sessions: idle window, default maximum length (null: none), credential check period. */
+  sockets: Type.Object({ idleSeconds: Type.Integer({ minimum: 1 }), maxSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]), checkEveryMs: Type.Integer({ minimum: 50 }) }),
+  /** Language-model providers; one is on when its base URL (or region) is set. */
+  llm: Type.Object({
+    openai: Type.Optional(Type.Object({ baseUrl: Type.String(), apiKey: Type.Optional(Type.String()) })),
+    anthropic: Type.Optional(Type.Object({ baseUrl: Type.String(), apiKey: Type.Optional(Type.String()) })),
+    bedrock: Type.Optional(Type.Object({ region: Type.String(), endpoint: Type.Optional(Type.String()) })),
+  }),
+  moderation: Type.Object({ words: Type.Optional(Type.Array(Type.String())), patterns: Type.Optional(Type.Array(Type.String())) }),
+  /** Built-in tools switched on for this deployment, and the public APIs they call. */
+  builtinTools: Type.Object({
+    enabled: Type.Array(Type.String()),
+    weatherBaseUrl: Type.Optional(Type.String()),
+    geocodeBaseUrl: Type.Optional(Type.String()),
+    wikipediaBaseUrl: Type.Optional(Type.String()),
+  }),
 });
 export type BoxEnv = Static<typeof BoxEnv>;
 
@@ -28,6 +50,12 @@ function int(v: string | undefined, fallback: number | null): number | null {
   const n = Number(v);
   if (!Number.isInteger(n)) throw new Error(`not an integer: ${v}`);
   return n;
+}
+
+function jsonList(v: string, name: string): string[] {
+  const parsed = JSON.parse(v);
+  if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === "string")) throw new Error(`${name} must be a JSON list of strings`);
+  return parsed;
 }
 
 const truthy = (v: string | undefined) => ["1", "true", "yes", "on"].includes((v ?? "").toLowerCase());
@@ -45,6 +73,29 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     allowOffshoreModels: truthy(env.BOX_ALLOW_OFFSHORE_MODELS),
     maxRuntimeSeconds: int(env.BOX_MAX_RUNTIME_SECONDS, null),
     timeZone: env.BOX_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    videoSize: int(env.BOX_VIDEO_SIZE, 512),
+    renderModelPath: env.BOX_RENDER_MODEL || null,
+    iceLoopbackOnly: env.BOX_ICE_LOOPBACK_ONLY === undefined ? !env.BOX_PUBLIC_HOSTNAME : truthy(env.BOX_ICE_LOOPBACK_ONLY),
+    sockets: {
+      idleSeconds: int(env.BOX_IDLE_SECONDS, 300),
+      maxSeconds: int(env.BOX_MAX_SESSION_SECONDS, 3600) || null,
+      checkEveryMs: int(env.BOX_SOCKET_CHECK_MS, 1000),
+    },
+    llm: {
+      ...(env.BOX_OPENAI_BASE_URL ? { openai: { baseUrl: env.BOX_OPENAI_BASE_URL, apiKey: env.BOX_OPENAI_API_KEY } } : {}),
+      ...(env.BOX_ANTHROPIC_BASE_URL ? { anthropic: { baseUrl: env.BOX_ANTHROPIC_BASE_URL, apiKey: env.BOX_ANTHROPIC_API_KEY } } : {}),
+      ...(env.BOX_BEDROCK_REGION ? { bedrock: { region: env.BOX_BEDROCK_REGION, endpoint: env.BOX_BEDROCK_ENDPOINT || undefined } } : {}),
+    },
+    moderation: {
+      ...(env.BOX_MODERATION_WORDS !== undefined ? { words: list(env.BOX_MODERATION_WORDS) } : {}),
+      ...(env.BOX_MODERATION_PATTERNS ? { patterns: jsonList(env.BOX_MODERATION_PATTERNS, "BOX_MODERATION_PATTERNS") } : {}),
+    },
+    builtinTools: {
+      enabled: env.BOX_BUILTIN_TOOLS === undefined ? ["calculate", "current_time"] : list(env.BOX_BUILTIN_TOOLS),
+      weatherBaseUrl: env.BOX_WEATHER_BASE_URL || undefined,
+      geocodeBaseUrl: env.BOX_GEOCODE_BASE_URL || undefined,
+      wikipediaBaseUrl: env.BOX_WIKIPEDIA_BASE_URL || undefined,
+    },
   };
   if (!Value.Check(BoxEnv, value)) {
     const first = [...Value.Errors(BoxEnv, value)][0];

@@ -101,3 +101,24 @@ describe("Authenticator", () => {
     expect(await a.resolve("viaCred")).toMatchObject({ scope: "tts", subject: "owner:b@x.test" });
   });
 });
+
+describe("Authenticator.status (a credential frozen on a socket)", () => {
+  const now = 5000;
+  it("tells live, aged out and revoked apart", async () => {
+    const rows: Record<string, KeyRecord> = {
+      [sha256Hex("live")]: row({}),
+      [sha256Hex("old")]: row({ kind: "session_credential", expires_at: now - 1 }),
+      [sha256Hex("gone")]: row({ revoked_at: now - 1 }),
+      [sha256Hex("tokOfRevoked")]: row({ kind: "session_token", scope: "tts", parent_id: "p", expires_at: now + 9, p_kind: "api_key", p_revoked_at: 1 }),
+      [sha256Hex("tokOld")]: row({ kind: "session_token", scope: "tts", parent_id: sha256Hex("cfg"), expires_at: now - 1 }),
+    };
+    const a = new Authenticator(["cfg"], table(rows), () => now);
+    expect(await a.status("cfg")).toBe("live");
+    expect(await a.status("live")).toBe("live");
+    expect(await a.status("old")).toBe("expired");
+    expect(await a.status("gone")).toBe("revoked");
+    expect(await a.status("never-existed")).toBe("revoked");
+    expect(await a.status("tokOfRevoked")).toBe("revoked");
+    expect(await a.status("tokOld")).toBe("expired");
+  });
+});

@@ -47,6 +47,24 @@ export class Authenticator {
     return this.fromRow(digest, row);
   }
 
+  /**
+   * Where a credential frozen on a socket stands now: an aged-out one only needs renewal, a
+   * revoked (or deleted) one ends the session. A token minted by a revoked credential is revoked.
+   */
+  async status(secret: string): Promise<"live" | "expired" | "revoked"> {
+    const digest = sha256Hex(secret);
+    if (this.open || this.configured.has(digest)) return "live";
+    const row = this.keyTable ? await this.keyTable.lookup(digest) : null;
+    if (!row || row.revoked_at !== null) return "revoked";
+    const now = this.now();
+    if (row.kind === "session_token") {
+      const parentKnown = row.p_kind !== null || (row.parent_id !== null && this.configured.has(row.parent_id));
+      if (!parentKnown || row.p_revoked_at !== null) return "revoked";
+      if (row.p_expires_at !== null && row.p_expires_at <= now) return "expired";
+    }
+    return row.expires_at !== null && row.expires_at <= now ? "expired" : "live";
+  }
+
   private fromRow(digest: string, row: KeyRecord): Principal {
     const now = this.now();
     const live = (revoked: number | null, expires: number | null) => revoked === null && (expires === null || expires > now);

@@ -69,6 +69,13 @@ export class ConversationService {
     return id;
   }
 
+  /** The last `n` turns of the credential's current conversation (the model's history). */
+  async recentTurns(subject: string, n: number): Promise<TranscriptTurn[]> {
+    const id = await this.store.current(subject);
+    if (!id || !(await this.store.get(subject, id))) return [];
+    return ((await this.transcripts.read(id)) ?? []).slice(-n);
+  }
+
   /** Appends turns to the credential's current conversation (the turn engine's writer). */
   async appendTurns(subject: string, turns: TranscriptTurn[]): Promise<string> {
     if (turns.length === 0) throw new Error("no turns to append");

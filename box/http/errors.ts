@@ -4,10 +4,8 @@ import { json } from "./route.ts";
 
 export function errorResponse(err: unknown, envelope: Envelope): Response {
   if (err instanceof ApiError) return json(errorBody(err, envelope), err.status);
-  if (err instanceof UpstreamError) {
-    const status = err.status >= 500 && err.status <= 503 ? err.status : 502;
-    return json(errorBody(new ApiError(status, "upstream_failed", err.message), envelope), status);
-  }
+  // An outside engine that failed is 502 whatever it answered us (spec "Status codes").
+  if (err instanceof UpstreamError) return json(errorBody(new ApiError(502, "upstream_failed", err.message), envelope), 502);
   console.error(JSON.stringify({ level: "error", msg: "unhandled route error", error: String((err as Error)?.stack ?? err) }));
   return json(errorBody(new ApiError(500, "internal_error", "The box hit an unexpected error."), envelope), 500);
 }

@@ -77,6 +77,11 @@ export class SpeechTimeline {
     return cut;
   }
 
+  /** Whether an utterance queued after `id` carries the same correlation id. */
+  queuedAfter(id: number, correlationId: string): boolean {
+    return this.queue.some((s) => s.id > id && s.correlationId === correlationId);
+  }
+
   /** Forgets utterances that ended before `frame`. */
   prune(frame: number): void {
     this.queue = this.queue.filter((s) => s.endFrame > frame);

@@ -1,0 +1,61 @@
+// Speaks a turn's clauses into the live session in order, and tells which were actually said.
+import type { Tone } from "../../shared/wire/tones.ts";
+import type { LiveSession } from "../live/live-session.ts";
+import type { Speaker } from "../live/speaker.ts";
+
+export class LiveSpeech {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly scheduled = new Map<number, string>();
+  private readonly started = new Set<number>();
+  private lastId = -1;
+  private ended = new Set<number>();
+  private readonly off: () => void;
+  private wake: () => void = () => {};
+
+  constructor(
+    private readonly session: LiveSession,
+    private readonly speaker: Speaker,
+    private readonly voice?: string,
+    private readonly correlationId?: string,
+  ) {
+    this.off = session.onSpeech((e) => {
+      if (!this.scheduled.has(e.utterance.id)) return;
+      if (e.kind === "start") this.started.add(e.utterance.id);
+      else this.ended.add(e.utterance.id);
+      this.wake();
+    });
+  }
+
+  /** Synthesises and queues one clause; clauses keep their order. */
+  say(text: string, tone: Tone): void {
+    this.chain = this.chain.then(async () => {
+      if (this.session.isClosed) return;
+      try {
+        const u = await this.speaker.utterance(text, tone, this.voice);
+        const s = this.session.say({ ...u, correlationId: this.correlationId });
+        this.scheduled.set(s.id, text);
+        this.lastId = s.id;
+      } catch (err) {
+        console.error(JSON.stringify({ level: "error", msg: "clause not spoken", error: (err as Error).message }));
+      }
+    });
+  }
+
+  /**
+   * The clauses that were said. When the turn was interrupted that is what had started playing;
+   * otherwise it waits for the last clause to finish (or be cut, or the session to close).
+   */
+  async settled(interrupted: boolean): Promise<string[]> {
+    await this.chain;
+    if (!interrupted && this.lastId >= 0) {
+      await new Promise<void>((resolve) => {
+        const check = () => (this.ended.has(this.lastId) || this.session.isClosed ? resolve() : undefined);
+        this.wake = check;
+        void this.session.closedPromise.then(resolve);
+        check();
+      });
+    }
+    this.off();
+    return [...this.scheduled].filter(([id]) => this.started.has(id)).map(([, text]) => text);
+  }
+}

@@ -1,0 +1,238 @@
+// Implements: the live session of a box (media path in DESIGN.md): one peer, one frame clock,
+// one utterance queue. Frames are rendered a few ahead of the clock (the renderer is async);
+// audio of frame i and the mouth of frame i come from the same speech timeline.
+import type { Tone } from "../../shared/wire/tones.ts";
+import { variantId } from "../../shared/wire/tones.ts";
+import type { FaceRenderer } from "../render/face-renderer.ts";
+import type { FrameParams, MouthParams } from "../render/frame-params.ts";
+import { restFrame } from "../render/tone-rest.ts";
+import { createAnswerPeer } from "../media/peer.ts";
+import { MediaSession, type SourceFrame } from "../media/media-session.ts";
+import type { ResolvedAvatar } from "../avatars/registry.ts";
+import { IdleAnimator } from "./idle-animator.ts";
+import { SpeechTimeline, type Scheduled, type UtteranceInput } from "./speech-timeline.ts";
+import type { ClientContext } from "./client-context.ts";
+
+export interface LiveSessionOptions {
+  renderer: FaceRenderer;
+  fps?: number;
+  loopbackOnly: boolean;
+  ffmpegPath?: string;
+  /** Frames rendered ahead of the clock. */
+  lookahead?: number;
+}
+
+export type SpeechEvent = { kind: "start" | "end"; utterance: Scheduled; interrupted: boolean };
+
+const REST_MOUTH: MouthParams = { open: 0, wide: 0, round: 0 };
+const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
+
+export class LiveSession {
+  readonly timeline = new SpeechTimeline();
+  private readonly idle: IdleAnimator;
+  private readonly lookahead: number;
+  private readonly rendered = new Map<number, Uint8Array>();
+  private readonly pool: Uint8Array[] = [];
+  private readonly silence: Int16Array;
+  private readonly listeners = new Set<(e: SpeechEvent) => void>();
+  private media: MediaSession | null = null;
+  private emitted = -1;
+  private renderNext = 0;
+  private generation = 0;
+  private pumping = false;
+  private lastShown: Uint8Array;
+  /** The audio handed out for the frame being sent; its second 20 ms chunk is not sent yet. */
+  private lastPcm: Int16Array;
+  private toneState: FrameParams;
+  private playing: Scheduled | null = null;
+  private closed = false;
+  private onClose: () => void = () => {};
+  readonly closedPromise = new Promise<void>((r) => (this.onClose = r));
+
+  private constructor(
+    readonly avatar: ResolvedAvatar,
+    readonly clientContext: ClientContext,
+    private readonly options: LiveSessionOptions,
+  ) {
+    const fps = options.fps ?? 25;
+    this.idle = new IdleAnimator({ fps, seed: Date.now() & 0xffff });
+    this.lookahead = options.lookahead ?? 3;
+    this.silence = new Int16Array(48000 / fps);
+    this.lastShown = avatar.face.i420;
+    this.lastPcm = this.silence;
+    this.toneState = restFrame(avatar.tone);
+  }
+
+  /** Answers the offer and starts media once the client connects. Throws ApiError on a bad SDP. */
+  static async open(offer: unknown, avatar: ResolvedAvatar, clientContext: ClientContext, options: LiveSessionOptions) {
+    const session = new LiveSession(avatar, clientContext, options);
+    const peer = await createAnswerPeer(offer, { loopbackOnly: options.loopbackOnly });
+    try {
+      session.pump(); // the first frames are ready before the client connects
+      session.media = await MediaSession.start(peer, (i) => session.frameAt(i), {
+        width: options.renderer.width,
+        height: options.renderer.height,
+        fps: options.fps,
+        ffmpegPath: options.ffmpegPath,
+        onSourceError: (err) => console.error(JSON.stringify({ level: "error", msg: "frame source failed", error: err.message })),
+        // The client went away (ICE or DTLS failed, or it closed): end the session.
+        onEnded: () => session.close(),
+      });
+    } catch (err) {
+      peer.close();
+      session.close();
+      throw err;
+    }
+    session.media.started.catch(() => session.close());
+    return { session, answer: peer.answer };
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get speaking(): boolean {
+    return this.playing !== null || this.timeline.endFrame > this.emitted + 1;
+  }
+
+  /** The variant on screen now (tone of the utterance playing, else the session's). */
+  get speakingFace(): string {
+    return variantId(this.avatar.avatarId, this.playing?.tone ?? this.avatar.tone);
+  }
+
+  get counters() {
+    return this.media?.counters ?? null;
+  }
+
+  get encoderPids() {
+    return this.media?.encoderPids ?? { video: null, audio: null };
+  }
+
+  onSpeech(listener: (e: SpeechEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues an utterance after whatever is queued; it starts two frames from now at the earliest. */
+  say(u: UtteranceInput): Scheduled {
+    const earliest = this.emitted + 2;
+    const s = this.timeline.enqueue(u, earliest);
+    if (s.startFrame < this.renderNext) this.invalidateFrom(s.startFrame);
+    return s;
+  }
+
+  /** Stops speech at the next frame and drops the queue. */
+  interrupt(): Scheduled[] {
+    const at = this.emitted + 1;
+    const cut = this.timeline.interrupt(at);
+    if (cut.length) {
+      // Silence the rest of the frame on air too: its later audio chunk has not left yet.
+      if (this.lastPcm !== this.silence) this.lastPcm.fill(0);
+      this.invalidateFrom(at);
+    }
+    return cut;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.media?.close();
+    if (this.playing) this.emit({ kind: "end", utterance: this.playing, interrupted: true });
+    this.playing = null;
+    this.rendered.clear();
+    this.listeners.clear();
+    this.onClose();
+  }
+
+  private emit(e: SpeechEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {}
+    }
+  }
+
+  private invalidateFrom(frame: number): void {
+    this.generation++;
+    for (const k of [...this.rendered.keys()]) if (k >= frame) this.recycle(k);
+    this.renderNext = Math.max(frame, this.emitted + 1);
+    this.pump();
+  }
+
+  private recycle(frame: number): void {
+    const buf = this.rendered.get(frame);
+    this.rendered.delete(frame);
+    if (buf && buf !== this.lastShown) this.pool.push(buf);
+  }
+
+  /** Called by the media clock for every frame, in order. Must not block. */
+  private frameAt(i: number): SourceFrame {
+    this.emitted = i;
+    const pic = this.rendered.get(i);
+    for (const k of [...this.rendered.keys()]) if (k < i) this.recycle(k);
+    if (pic) {
+      if (this.lastShown !== this.avatar.face.i420 && this.lastShown !== pic) this.pool.push(this.lastShown);
+      this.lastShown = pic;
+      this.rendered.delete(i);
+    }
+    this.track(i);
+    const pcm = this.timeline.at(i) ? this.timeline.audioAt(i) : this.silence;
+    this.lastPcm = pcm;
+    this.pump();
+    return { i420: this.lastShown, pcm48k: pcm };
+  }
+
+  /** Speech start/end events at the frame the utterance is actually sent. */
+  private track(i: number): void {
+    const now = this.timeline.at(i);
+    if (now?.id === this.playing?.id) return;
+    if (this.playing) this.emit({ kind: "end", utterance: this.playing, interrupted: this.playing.endFrame > i && !now });
+    this.playing = now;
+    if (now) this.emit({ kind: "start", utterance: now, interrupted: false });
+    this.timeline.prune(i - 1);
+  }
+
+  private pump(): void {
+    if (this.pumping || this.closed) return;
+    this.pumping = true;
+    void this.renderAhead().finally(() => (this.pumping = false));
+  }
+
+  private async renderAhead(): Promise<void> {
+    const { renderer } = this.options;
+    while (!this.closed && this.renderNext <= this.emitted + this.lookahead + 1) {
+      const frame = this.renderNext++;
+      const gen = this.generation;
+      const buf = this.pool.pop() ?? new Uint8Array(this.avatar.face.i420.length);
+      try {
+        await renderer.render(this.avatar.face, this.paramsFor(frame), buf);
+      } catch (err) {
+        this.pool.push(buf);
+        console.error(JSON.stringify({ level: "error", msg: "render failed", error: (err as Error).message }));
+        return;
+      }
+      if (gen !== this.generation || frame <= this.emitted) this.pool.push(buf);
+      else this.rendered.set(frame, buf);
+    }
+  }
+
+  private paramsFor(frame: number): FrameParams {
+    const s = this.timeline.at(frame);
+    const tone: Tone = s?.tone ?? this.avatar.tone;
+    const target = restFrame(tone);
+    const k = 0.18; // about 200 ms to settle into a new tone's resting expression
+    const t = this.toneState;
+    this.toneState = { ...t, smile: lerp(t.smile, target.smile, k), brow: lerp(t.brow, target.brow, k), open: lerp(t.open, target.open, k), wide: lerp(t.wide, target.wide, k), round: lerp(t.round, target.round, k) };
+    const mouth = s ? (this.timeline.mouthAt(frame) ?? REST_MOUTH) : null;
+    const idle = this.idle.params(frame);
+    return {
+      ...this.toneState,
+      ...(mouth ? { open: mouth.open, wide: mouth.wide, round: mouth.round } : {}),
+      blink: idle.blink,
+      headX: idle.headX,
+      headY: idle.headY,
+      headRoll: idle.headRoll,
+      breathe: idle.breathe,
+    };
+  }
+}

@@ -1,0 +1,123 @@
+// Implements: POST /connect, POST /offer, POST /api/talk (Box: signalling and engine;
+// Box: conversation and session).
+import { Type } from "@sinclair/typebox";
+import { ApiError } from "../../shared/errors/api-error.ts";
+import { isTone, type Tone } from "../../shared/wire/tones.ts";
+import { route, type RouteDef } from "../http/route.ts";
+import { readJsonObject } from "../http/json-body.ts";
+import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
+import type { SettingsService } from "../settings/service.ts";
+import { ClauseSplitter } from "../chat/clause-splitter.ts";
+import type { LiveSessions } from "./manager.ts";
+import { sanitizeClientContext } from "./client-context.ts";
+import { clipUtterance, type Speaker } from "./speaker.ts";
+import { DEFAULT_CLIP, type AudioStore } from "./audio-store.ts";
+
+export const TALK_MAX_CHARS = 4000;
+const Flat = Type.Object({ error: Type.String(), code: Type.String() });
+const Answer = { sdp: Type.String(), type: Type.Literal("answer"), avatar: Type.String() };
+
+export interface LiveRouteDeps {
+  sessions: LiveSessions;
+  registry: AvatarRegistry;
+  settings: SettingsService;
+  speaker: Speaker;
+  audio: AudioStore;
+}
+
+function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+  const v = body[field];
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v !== "string") throw new ApiError(400, "invalid_body", `${field} must be a string.`);
+  return v;
+}
+
+function toneOf(body: Record<string, unknown>): Tone | undefined {
+  const t = optionalString(body, "tone");
+  if (t === undefined) return undefined;
+  if (!isTone(t)) throw new ApiError(400, "unknown_tone", `"${t.slice(0, 40)}" is not a tone this box builds.`);
+  return t;
+}
+
+export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
+  /** The avatar asked for, else the caller's saved one (when still loaded), else the active one. */
+  async function pickAvatar(subject: string, asked: string | undefined, tone?: Tone): Promise<ResolvedAvatar> {
+    let avatar: ResolvedAvatar | null = null;
+    if (asked) avatar = d.registry.require(asked);
+    else {
+      const saved = (await d.settings.read(subject)).avatar;
+      avatar = (saved && d.registry.resolve(saved)) || d.registry.require(d.registry.active);
+    }
+    return tone ? d.registry.require(`${avatar.avatarId}__${tone}`) : avatar;
+  }
+
+  return [
+    route({
+      method: "POST",
+      path: "/connect",
+      summary: "Open the live session (closes any previous one) and answer the WebRTC offer",
+      envelope: "flat",
+      body: Type.Object({ sdp: Type.String(), type: Type.String(), avatar: Type.Optional(Type.String()), client_context: Type.Optional(Type.Object({ timezone: Type.Optional(Type.String()), name: Type.Optional(Type.String()), location: Type.Optional(Type.String()), locale: Type.Optional(Type.String()) })) }),
+      responses: { 200: Type.Object({ ...Answer, silence: Type.String(), idle_stand_in: Type.Boolean() }), 400: Flat, 404: Flat },
+      handler: async ({ request, principal }) => {
+        const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
+        const avatar = await pickAvatar(principal.subject, optionalString(body, "avatar"));
+        const { answer } = await d.sessions.open({ sdp: body.sdp, type: body.type }, avatar, sanitizeClientContext(body.client_context));
+        // Every face idles live from the renderer, so no other face's idle is ever borrowed.
+        return { sdp: answer.sdp, type: "answer", avatar: avatar.variant, silence: avatar.variant, idle_stand_in: false };
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/offer",
+      summary: "One-shot session: lip-sync an uploaded clip (default: the box's default clip)",
+      envelope: "flat",
+      body: Type.Object({ sdp: Type.String(), type: Type.String(), emotion_responsive: Type.Optional(Type.Boolean()), audio: Type.Optional(Type.String()), avatar: Type.Optional(Type.String()), tone: Type.Optional(Type.String()) }),
+      responses: { 200: Type.Object({ ...Answer, emotion: Type.String(), transcript: Type.String() }), 400: Flat, 404: Flat, 503: Flat },
+      handler: async ({ request, principal }) => {
+        const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
+        const explicitTone = toneOf(body);
+        const audio = optionalString(body, "audio");
+        const clip = d.audio.get(audio ?? DEFAULT_CLIP);
+        if (!clip && audio !== undefined) throw new ApiError(404, "unknown_audio", `No uploaded audio named "${audio.slice(0, 80)}".`);
+        if (!clip) throw new ApiError(503, "no_default_clip", "The box has no default clip (its voice engine did not start).");
+        if (body.emotion_responsive !== undefined && typeof body.emotion_responsive !== "boolean") throw new ApiError(400, "invalid_body", "emotion_responsive must be true or false.");
+        const responsive = (body.emotion_responsive as boolean | undefined) ?? (await d.settings.read(principal.subject)).emotion_responsive;
+        // Without an explicit tone, a responsive caller gets the tone the clip was made with.
+        const tone = explicitTone ?? (responsive ? (clip.tone ?? undefined) : "neutral");
+        const avatar = await pickAvatar(principal.subject, optionalString(body, "avatar"), tone);
+        const { session, answer } = await d.sessions.open({ sdp: body.sdp, type: body.type }, avatar, {});
+        session.say(clipUtterance(clip.pcm, clip.sampleRate, avatar.tone, clip.text));
+        return { sdp: answer.sdp, type: "answer", avatar: avatar.variant, emotion: avatar.tone, transcript: explicitTone ? "" : clip.text };
+      },
+    }),
+    route({
+      method: "POST",
+      path: "/api/talk",
+      summary: "Speak text as written into the live session (answers once queued)",
+      envelope: "flat",
+      body: Type.Object({ text: Type.Optional(Type.String()), content: Type.Optional(Type.String()), voice: Type.Optional(Type.String()), tone: Type.Optional(Type.String()) }),
+      responses: { 200: Type.Object({ ok: Type.Literal(true), spoken: Type.String() }), 400: Flat, 409: Flat, 503: Flat },
+      handler: async ({ request, principal }) => {
+        const body = await readJsonObject(request, { limitBytes: 256 * 1024 });
+        const raw = body.text ?? body.content;
+        if (raw !== undefined && typeof raw !== "string") throw new ApiError(400, "invalid_body", "text must be a string.");
+        const text = (raw ?? "").trim();
+        if (!text) throw new ApiError(400, "blank_text", "text is blank: send the words to speak.");
+        if (text.length > TALK_MAX_CHARS) throw new ApiError(400, "text_too_long", `text is ${text.length} characters; at most ${TALK_MAX_CHARS} can be spoken at once.`);
+        const tone = toneOf(body);
+        const session = d.sessions.live();
+        if (!session) throw new ApiError(409, "no_live_session", "No live session: call /connect first.");
+        if (!d.speaker.available) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
+        const voice = optionalString(body, "voice") ?? (await d.settings.read(principal.subject)).voice_id_espeak ?? undefined;
+        const splitter = new ClauseSplitter();
+        const clauses = [...splitter.push(text), ...splitter.flush()];
+        // Synthesise every clause before queuing any, so a bad voice refuses the whole talk.
+        const utterances = [];
+        for (const c of clauses) utterances.push(await d.speaker.utterance(c, tone ?? session.avatar.tone, voice));
+        for (const u of utterances) session.say(u);
+        return { ok: true, spoken: text };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,217 @@
+// Implements: DESIGN "The media path of one live session": frame clock -> encoders -> peer.
+// Paces one frame source onto the peer in real time: video frame i and its 40 ms of audio leave
+// together, with absolute due times so timer lateness never accumulates.
+import type { MediaStreamTrack } from "werift";
+import { AvClock, type AvTick } from "./av-clock.ts";
+import { FfmpegEncoder } from "./encoder.ts";
+
+export type SourceFrame = {
+  /** width * height * 3/2 bytes, I420. */
+  i420: Uint8Array;
+  /** One frame of audio: sampleRate / fps samples (1920 at 48 kHz, 25 fps), mono. */
+  pcm48k: Int16Array;
+};
+/** Called once per index, in order; a frame is fully consumed before the next call, so buffers may be reused. */
+export type FrameSource = (frameIndex: number) => SourceFrame;
+
+export type MediaSessionOptions = {
+  width?: number;
+  height?: number;
+  fps?: number;
+  ffmpegPath?: string;
+  videoBitrate?: string;
+  gop?: number;
+  fastStartFrames?: number;
+  audioLeadMs?: number;
+  /** Told about every encoder restart (for logs). */
+  onEncoderRestart?: (kind: "video" | "audio", why: string) => void;
+  onSourceError?: (err: Error) => void;
+  /** Each RTP packet handed to the peer, with the frame (video) or 20 ms chunk (audio) it carries. */
+  onSend?: (kind: "video" | "audio", index: number) => void;
+  /** A client that has not connected by then is given up (default 20 s). */
+  connectTimeoutMs?: number;
+  /** The session ended by itself (peer gone, never connected); not called after close(). */
+  onEnded?: (reason: string) => void;
+};
+
+export type MediaPeer = {
+  video: MediaStreamTrack;
+  audio: MediaStreamTrack;
+  /** Media starts when this resolves, so the first frame out is a keyframe the client can decode. */
+  connected: Promise<void>;
+  /** Resolves when the connection is gone; the session then closes itself. */
+  ended?: Promise<unknown>;
+  close(): void;
+};
+
+export type MediaCounters = {
+  framesSent: number;
+  audioChunksSent: number;
+  framesDropped: number;
+  badFrames: number;
+  sourceErrors: number;
+  keyframesSent: number;
+  videoPackets: number;
+  audioPackets: number;
+  videoRestarts: number;
+  audioRestarts: number;
+  stalls: number;
+};
+
+export class MediaSession {
+  private clock: AvClock | null = null;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private timeout: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private lastGood: SourceFrame | null = null;
+  private sourceErrors = 0;
+  private closed = false;
+  private badFrames = 0;
+  private current: { index: number; frame: SourceFrame } | null = null; // audio and video both read it
+  private readonly now = (): number => performance.now();
+  /** Resolves when media starts flowing (the peer connected); rejects if it never does. */
+  readonly started: Promise<void>;
+
+  private constructor(
+    private readonly peer: MediaPeer,
+    private readonly source: FrameSource,
+    private readonly video: FfmpegEncoder,
+    private readonly audio: FfmpegEncoder,
+    private readonly options: MediaSessionOptions,
+  ) {
+    const limit = options.connectTimeoutMs ?? 20_000;
+    const timeout = new Promise<never>((_, reject) => {
+      this.connectTimer = setTimeout(() => reject(new Error(`the client did not connect within ${limit} ms`)), limit);
+    });
+    this.started = Promise.race([peer.connected, timeout]).then(() => {
+      clearTimeout(this.connectTimer);
+      if (this.closed) throw new Error("media session closed before the peer connected");
+      // ffmpeg sends a VP8 frame as soon as it is written but an Opus packet only when the next
+      // chunk arrives: audio goes one 20 ms chunk early so both leave the box together.
+      this.clock = new AvClock(this.now(), { fps: options.fps, audioLeadMs: options.audioLeadMs ?? 20 });
+      this.loop();
+    });
+    this.started.catch((err: Error) => this.end(err.message));
+    peer.ended?.then((how) => this.end(`peer ${how}`));
+  }
+
+  /** Spawns the encoders now (they start while ICE/DTLS runs) and paces media once connected. */
+  static async start(peer: MediaPeer, source: FrameSource, options: MediaSessionOptions = {}): Promise<MediaSession> {
+    const common = { ffmpegPath: options.ffmpegPath, fps: options.fps };
+    const onRestart = (kind: "video" | "audio") => (_: number, why: string) => options.onEncoderRestart?.(kind, why);
+    const video = await FfmpegEncoder.start({
+      ...common,
+      kind: "video",
+      width: options.width,
+      height: options.height,
+      videoBitrate: options.videoBitrate,
+      gop: options.gop,
+      fastStartFrames: options.fastStartFrames,
+      onRtp: (packet, index) => {
+        options.onSend?.("video", index);
+        peer.video.writeRtp(packet);
+      },
+      onRestart: onRestart("video"),
+    });
+    const audio = await FfmpegEncoder.start({
+      ...common,
+      kind: "audio",
+      onRtp: (packet, index) => {
+        options.onSend?.("audio", index);
+        peer.audio.writeRtp(packet);
+      },
+      onRestart: onRestart("audio"),
+    }).catch((err) => {
+      video.close();
+      throw err;
+    });
+    return new MediaSession(peer, source, video, audio, options);
+  }
+
+  get counters(): MediaCounters {
+    const v = this.video.counters;
+    const a = this.audio.counters;
+    return {
+      framesSent: v.inputs,
+      audioChunksSent: a.inputs,
+      framesDropped: v.dropped,
+      badFrames: this.badFrames,
+      sourceErrors: this.sourceErrors,
+      keyframesSent: v.keyframes,
+      videoPackets: v.packets,
+      audioPackets: a.packets,
+      videoRestarts: v.restarts,
+      audioRestarts: a.restarts,
+      stalls: this.clock?.stalls ?? 0,
+    };
+  }
+
+  /** The encoder children now, for tests and health reporting. */
+  get encoderPids(): { video: number | null; audio: number | null } {
+    return { video: this.video.pid, audio: this.audio.pid };
+  }
+
+  /** Synchronous teardown of the loop, both encoders and the peer. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.connectTimer);
+    if (this.timeout) clearTimeout(this.timeout);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.video.close();
+    this.audio.close();
+    this.peer.close();
+    this.current = null;
+  }
+
+  private end(reason: string): void {
+    if (this.closed) return;
+    this.close();
+    this.options.onEnded?.(reason);
+  }
+
+  private loop = (): void => {
+    this.timeout = this.immediate = null;
+    if (this.closed || !this.clock) return;
+    for (const tick of this.clock.tick(this.now())) this.emit(tick);
+    const wait = this.clock.nextDueMs() - this.now();
+    // setTimeout overshoots by 1-2 ms; finish the last stretch on setImmediate (~0.25 ms a hop).
+    if (wait > 2) this.timeout = setTimeout(this.loop, wait - 1.5);
+    else this.immediate = setImmediate(this.loop);
+  };
+
+  private emit(tick: AvTick): void {
+    const frame = this.frame(tick.frame);
+    if (tick.kind === "video") {
+      if (frame.i420.byteLength === this.frameBytes()) this.video.write(frame.i420, tick.frame);
+      else this.badFrames++;
+      return;
+    }
+    const pcm = frame.pcm48k;
+    const chunk = new Int16Array(tick.samples); // silence where the source gave too few samples
+    chunk.set(pcm.subarray(tick.offset, Math.min(pcm.length, tick.offset + tick.samples)));
+    this.audio.write(new Uint8Array(chunk.buffer), tick.chunk);
+  }
+
+  private frame(index: number): SourceFrame {
+    if (this.current?.index !== index) this.current = { index, frame: this.pull(index) };
+    return this.current.frame;
+  }
+
+  /** A throwing source must not stop the stream: repeat the last picture, in silence. */
+  private pull(index: number): SourceFrame {
+    try {
+      this.lastGood = this.source(index);
+      return this.lastGood;
+    } catch (err) {
+      this.sourceErrors++;
+      this.options.onSourceError?.(err as Error);
+      const silence = new Int16Array(this.clock!.samplesPerFrame);
+      return { i420: this.lastGood?.i420 ?? new Uint8Array(0), pcm48k: silence };
+    }
+  }
+
+  private frameBytes(): number {
+    return ((this.options.width ?? 512) * (this.options.height ?? 512) * 3) / 2;
+  }
+}

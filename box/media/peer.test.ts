@@ -1,0 +1,57 @@
+import { readdirSync } from "node:fs";
+import wrtc from "@roamhq/wrtc";
+import { beforeAll, describe, expect, test } from "vitest";
+import { ApiError } from "../../shared/errors/api-error.ts";
+import { createAnswerPeer } from "./peer.ts";
+import { waitFor } from "./testing/processes.ts";
+
+const openFds = () => readdirSync("/proc/self/fd").length;
+let offer = "";
+
+beforeAll(async () => {
+  // A real recvonly offer (video + audio) from libwebrtc, the shape browsers send.
+  const pc = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
+  pc.addTransceiver("video", { direction: "recvonly" });
+  pc.addTransceiver("audio", { direction: "recvonly" });
+  await pc.setLocalDescription(await pc.createOffer());
+  offer = pc.localDescription!.sdp;
+  pc.close();
+});
+
+describe("createAnswerPeer", () => {
+  test("answers with VP8 and Opus, loopback candidates only, one sync group; close frees its sockets", async () => {
+    const before = openFds();
+    const peer = await createAnswerPeer({ sdp: offer, type: "offer" }, { loopbackOnly: true });
+    const sdp = peer.answer.sdp;
+    expect(peer.answer.type).toBe("answer");
+    expect(sdp).toMatch(/m=video \d+ UDP\/TLS\/RTP\/SAVPF \d+[\s\S]*a=rtpmap:\d+ VP8\/90000/);
+    expect(sdp).toMatch(/m=audio [\s\S]*a=rtpmap:\d+ opus\/48000\/2/);
+    expect(sdp).toMatch(/a=candidate:\S+ 1 udp \d+ 127\.0\.0\.1 /);
+    const streams = [...sdp.matchAll(/a=msid:(\S+) /g)].map((m) => m[1]);
+    expect(streams.length, "both tracks carry a stream id").toBe(2);
+    expect(streams[0], "audio and video share the stream id the receiver lip-syncs by").toBe(streams[1]);
+    expect(openFds()).toBeGreaterThan(before);
+    peer.close();
+    await waitFor(() => openFds() <= before, 5_000, "the peer's sockets were closed");
+  });
+
+  const malformed: [string, () => unknown][] = [
+    ["not an object", () => "v=0"],
+    ["type answer", () => ({ sdp: offer, type: "answer" })],
+    ["empty sdp", () => ({ sdp: "", type: "offer" })],
+    ["garbage", () => ({ sdp: "garbage", type: "offer" })],
+    ["no video", () => ({ sdp: offer.slice(0, offer.indexOf("m=video")), type: "offer" })],
+    ["no ICE credentials", () => ({ sdp: offer.replace(/a=ice-(ufrag|pwd):\S+\r\n/g, ""), type: "offer" })],
+    ["broken m-line", () => ({ sdp: offer.replace(/m=video \d+/, "m=video xyz"), type: "offer" })],
+    ["truncated", () => ({ sdp: offer.slice(0, offer.indexOf("m=audio") + 40), type: "offer" })],
+  ];
+  for (const [name, make] of malformed) {
+    test(`a malformed offer (${name}) is a 400 invalid_sdp and leaves no socket open`, async () => {
+      const before = openFds();
+      const err = await createAnswerPeer(make(), { loopbackOnly: true }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toMatchObject({ status: 400, code: "invalid_sdp" });
+      await waitFor(() => openFds() <= before, 5_000, "no socket was left open");
+    });
+  }
+});

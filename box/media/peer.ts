@@ -1,0 +1,132 @@
+// Implements: Box: POST /connect (the WebRTC answer of one live session).
+// werift answers the client's recvonly offer with one VP8 video and one Opus audio track.
+import type { CandidatePair, MediaStreamTrack, RTCIceServer, RTCPeerConnection } from "werift";
+import { ApiError } from "../../shared/errors/api-error.ts";
+import { werift } from "./werift.ts"; // werift with correct sender-report clocks (see there)
+
+const { MediaStream, useOPUS, useVP8 } = werift;
+
+export type SessionDescriptionInit = { sdp: string; type: string };
+
+export type AnswerPeerOptions = {
+  /** Tests and single-machine use: only 127.0.0.1 candidates, no STUN. */
+  loopbackOnly: boolean;
+  /** STUN/TURN for deployments; ignored when loopbackOnly. */
+  iceServers?: RTCIceServer[];
+  /** ICE gathering is cut off after this; what was gathered is used. */
+  gatheringTimeoutMs?: number;
+};
+
+export type AnswerPeer = {
+  answer: { sdp: string; type: "answer" };
+  video: MediaStreamTrack;
+  audio: MediaStreamTrack;
+  pc: RTCPeerConnection;
+  /** Resolves when DTLS is up (media can flow); rejects if the peer fails or closes first. */
+  connected: Promise<void>;
+  /** Resolves once the connection failed or closed (by either side, or by close()). */
+  ended: Promise<"failed" | "closed">;
+  close(): void;
+};
+
+/** Refuses what werift would silently accept (it takes "garbage" as an empty session). */
+export function checkOffer(offer: unknown): asserts offer is SessionDescriptionInit {
+  const o = offer as Partial<SessionDescriptionInit> | null;
+  const bad = (why: string): never => {
+    throw new ApiError(400, "invalid_sdp", `The offer is not a usable WebRTC offer: ${why}.`);
+  };
+  if (!o || typeof o.sdp !== "string" || typeof o.type !== "string") bad("sdp and type must be strings");
+  if (o!.type !== "offer") bad(`type must be "offer", got "${o!.type}"`);
+  const sdp = o!.sdp!;
+  if (!/^v=0\r?\n/.test(sdp)) bad("it must start with v=0");
+  const video = sdp.split(/\r?\nm=/).find((section) => section.startsWith("video "));
+  if (!video) bad("it has no video section");
+  if (!/a=rtpmap:\d+ VP8\/90000/i.test(video!)) bad("its video section does not offer VP8");
+  if (!/a=ice-ufrag:/.test(sdp) || !/a=ice-pwd:/.test(sdp)) bad("it has no ICE credentials");
+  if (!/a=fingerprint:/.test(sdp)) bad("it has no DTLS fingerprint");
+}
+
+export async function createAnswerPeer(offer: unknown, options: AnswerPeerOptions): Promise<AnswerPeer> {
+  checkOffer(offer);
+  const loopback = options.loopbackOnly;
+  const pc = new werift.RTCPeerConnection({
+    codecs: { video: [useVP8()], audio: [useOPUS()] },
+    iceServers: loopback ? [] : (options.iceServers ?? []),
+    iceUseIpv6: false,
+    ...(loopback
+      ? {
+          // Loopback is not gathered by default, and filtering the SDP alone was not enough.
+          iceAdditionalHostAddresses: ["127.0.0.1"],
+          iceFilterCandidatePair: (pair: CandidatePair) => pair.localCandidate.host === "127.0.0.1",
+        }
+      : {}),
+  });
+  let closed = false;
+  const life = watchLife(pc);
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    life.end("closed");
+    void pc.close().catch(() => {});
+  };
+  try {
+    const video = new werift.MediaStreamTrack({ kind: "video" });
+    const audio = new werift.MediaStreamTrack({ kind: "audio" });
+    let answer: Awaited<ReturnType<RTCPeerConnection["createAnswer"]>>;
+    try {
+      await pc.setRemoteDescription({ type: "offer", sdp: offer.sdp });
+      // One stream id on both m-lines puts them in one sync group: the receiver lip-syncs them.
+      const stream = new MediaStream([video, audio]);
+      // addTrack reuses the client's recvonly transceivers, so the m-line order follows the offer.
+      pc.addTrack(video, stream);
+      if (/\r?\nm=audio /.test(offer.sdp)) pc.addTrack(audio, stream);
+      answer = await pc.createAnswer();
+    } catch (err) {
+      throw new ApiError(400, "invalid_sdp", `The offer could not be answered: ${(err as Error).message}`);
+    }
+    await pc.setLocalDescription(answer);
+    await gatheringDone(pc, options.gatheringTimeoutMs ?? 5_000);
+    const sdp = pc.localDescription?.sdp ?? "";
+    if (!/a=candidate:/.test(sdp)) throw new Error("no network candidate could be gathered");
+    return { answer: { sdp, type: "answer" }, video, audio, pc, connected: life.connected, ended: life.ended, close };
+  } catch (err) {
+    close();
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(503, "media_unavailable", `The stream could not be set up: ${(err as Error).message}`);
+  }
+}
+
+function gatheringDone(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {
+  if (pc.iceGatheringState === "complete") return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(finish, timeoutMs);
+    const sub = pc.iceGatheringStateChange.subscribe((state) => state === "complete" && finish());
+    function finish(): void {
+      clearTimeout(timer);
+      sub.unSubscribe();
+      resolve();
+    }
+  });
+}
+
+function watchLife(pc: RTCPeerConnection) {
+  let connect!: () => void;
+  let fail!: (err: Error) => void;
+  let finish!: (how: "failed" | "closed") => void;
+  const connected = new Promise<void>((resolve, reject) => ((connect = resolve), (fail = reject)));
+  const ended = new Promise<"failed" | "closed">((resolve) => (finish = resolve));
+  connected.catch(() => {}); // observed by callers that care; never an unhandled rejection
+  let done = false;
+  const end = (how: "failed" | "closed"): void => {
+    if (done) return;
+    done = true;
+    sub.unSubscribe();
+    fail(new Error(`peer ${how} before media could flow`)); // no-op once connected
+    finish(how);
+  };
+  const sub = pc.connectionStateChange.subscribe((state) => {
+    if (state === "connected") connect();
+    else if (state === "failed" || state === "closed") end(state);
+  });
+  return { connected, ended, end };
+}
