@@ -78,14 +78,24 @@ describe("POST /api/chat without a live session", () => {
   });
 
   it("502 flat {error} on a model failure, with interrupted on an empty generation", async () => {
-    fake.enqueue([{ httpError: 400, message: "bad things" }]);
+    fake.enqueue([{ httpError: 500, message: "bad things" }]);
     const r = await post("/api/chat", { message: "x" });
     expect(r.status).toBe(502);
     expect(r.json.error).toEqual(expect.any(String));
+    fake.enqueue([{ httpError: 503 }]);
+    expect((await post("/api/chat", { message: "x" })).status).toBe(502);
     fake.enqueue([]);
     const empty = await post("/api/chat", { message: "x" });
     expect(empty.status).toBe(502);
     expect(empty.json).toMatchObject({ error: expect.any(String), interrupted: true });
+  });
+
+  it("runs a model that refuses the tool list without tools", async () => {
+    fake.enqueue([{ httpError: 400, message: "tools are not supported" }], [{ text: "Fine without tools." }]);
+    const r = await post("/api/chat", { message: "x" });
+    expect(r.json.reply).toBe("Fine without tools.");
+    expect(fake.requests.at(-2)!.body.tools?.length).toBeGreaterThan(0);
+    expect(fake.lastRequest!.body.tools).toBeUndefined();
   });
 
   it("screens clauses and the transcript through moderation", async () => {

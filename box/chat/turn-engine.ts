@@ -3,7 +3,7 @@
 // the live session, interruption, and the transcript as said.
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
-import type { ChatMessage, ToolCallRecord } from "../llm/types.ts";
+import type { ChatMessage, ToolCallRecord, ToolSpec } from "../llm/types.ts";
 import type { SettingsRecord } from "../settings/schema.ts";
 import type { SettingsService } from "../settings/service.ts";
 import type { ConversationService } from "../conversations/service.ts";
@@ -54,6 +54,15 @@ export interface TurnRequest {
   correlationId?: string;
   /** Frames to the caller; false when the frame cannot be delivered. */
   emit(e: TurnEvent): boolean;
+  systemTools?: SystemToolHooks;
+  /** Reply language for tool phrases (voice sessions switch it with change_language). */
+  language?: string;
+}
+
+/** Voice sessions only: system tools end the turn (no further model round) when called. */
+export interface SystemToolHooks {
+  specs: ToolSpec[];
+  run(name: string, args: unknown, said: string[]): Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -115,14 +124,16 @@ export class TurnEngine {
     const messages: ChatMessage[] = (await this.d.conversations.recentTurns(req.subject, HISTORY_TURNS)).map((t) => ({ role: t.role, content: t.text }));
     messages.push({ role: "user", content: req.message });
     const customTools = req.offerCustomTools ? settings.tools : null;
-    const toolSpecs = this.d.tools.specs(customTools);
+    let toolSpecs = [...this.d.tools.specs(customTools), ...(req.systemTools?.specs ?? [])];
+    const isSystem = (name: string) => req.systemTools?.specs.some((t) => t.name === name) ?? false;
     let interrupted = false;
     let failure: unknown = null;
     try {
-      for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      rounds: for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
         const calls: ToolCallRecord[] = [];
         let text = "";
-        for await (const ev of provider.stream({
+        let events = 0;
+        const stream = provider.stream({
           model: modelId,
           system: this.systemPrompt(settings, req.clientContext),
           messages,
@@ -133,16 +144,33 @@ export class TurnEngine {
           effort: settings.effort,
           reasoning: settings.reasoning,
           signal: abort.signal,
-        })) {
-          if (ev.type === "text") {
-            text += ev.text;
-            handOver(splitter.push(marker.push(ev.text)));
-          } else if (ev.type === "tool_call") calls.push({ id: ev.id, name: ev.name, args: ev.args, replay: ev.replay });
+        });
+        try {
+          for await (const ev of stream) {
+            events++;
+            if (ev.type === "text") {
+              text += ev.text;
+              handOver(splitter.push(marker.push(ev.text)));
+            } else if (ev.type === "tool_call") calls.push({ id: ev.id, name: ev.name, args: ev.args, replay: ev.replay });
+          }
+        } catch (err) {
+          // A model that refuses tool lists runs without them (and so without system tools).
+          if (events === 0 && toolSpecs.length && err instanceof UpstreamError && err.status === 400 && !abort.signal.aborted) {
+            toolSpecs = [];
+            round--;
+            continue rounds;
+          }
+          throw err;
         }
         handOver(splitter.push(marker.flush()));
         handOver(splitter.flush());
         if (calls.length === 0) break;
         messages.push({ role: "assistant", content: text, toolCalls: calls });
+        const system = calls.find((c) => isSystem(c.name));
+        if (system) {
+          await req.systemTools!.run(system.name, system.args, spoken);
+          break;
+        }
         for (const call of calls) {
           const r = await this.d.tools.run(call.name, call.args, customTools, {
             owner: req.toolOwner,
@@ -150,7 +178,7 @@ export class TurnEngine {
             signal: abort.signal,
             emit: req.emit,
             hold: (line) => speech?.say(line, tone()),
-            phraseFor: (name) => settings.tool_phrases?.[name]?.[languageOf(req.clientContext)] ?? null,
+            phraseFor: (name) => settings.tool_phrases?.[name]?.[req.language ?? languageOf(req.clientContext)] ?? null,
             labels,
             waiting,
           });
