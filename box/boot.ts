@@ -42,6 +42,9 @@ import { ModerationScreen } from "./chat/moderation.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { createBuiltinTools } from "./tools/builtin/registry.ts";
 import { controlSocketRoute } from "./sockets/control-socket.ts";
+import { voiceSocketRoute } from "./sockets/voice/voice-route.ts";
+import { createAsr } from "./speech/registry.ts";
+import { SileroVad } from "./speech/silero-vad.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
 function volumeSecret(dataDir: string): Buffer {
@@ -84,6 +87,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     new CursorCodec(volumeSecret(env.dataDir)),
   );
 
+  const asr = createAsr(env.asr);
+  console.error(JSON.stringify({ level: "info", msg: "speech recognition", engine: asr.engine?.id ?? null, reason: asr.reason }));
   const sources: ReadinessSources = {
     async llm(subject) {
       if (router.state !== "ready") return { state: router.state, detail: router.detail };
@@ -96,7 +101,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       if (espeak) return { state: "ready", detail: "", provider: "espeak", origin: "box", notice: "" };
       return { state: "unavailable", detail: `the embedded voice engine did not load: ${voiceProblem}`, provider: "espeak", origin: "box", notice: "" };
     },
-    transcribe: () => false,
+    transcribe: () => asr.engine !== null,
   };
   // The built-in face warp, or a learned model the user put on the volume (same I/O contract).
   const renderer = await FaceRenderer.load({ width: env.videoSize, height: env.videoSize, modelPath: env.renderModelPath ?? undefined });
@@ -124,7 +129,22 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   };
   const stats = new StatsService({ maxRuntimeSeconds: env.maxRuntimeSeconds, startedAt: Date.now() });
 
-  const sockets = [controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, policy: env.sockets })];
+  const sockets = [
+    controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, policy: env.sockets }),
+    voiceSocketRoute({
+      auth, engine, calls, sessions: live, speaker, registry, settings, voiceEngine: espeak,
+      asr: asr.engine,
+      asrReason: asr.reason,
+      grammar: env.asr.grammar,
+      loadVad: () => SileroVad.load(),
+      // The embedded recogniser has an English model only; the hosted one hears them all.
+      hears: (lang) => asr.engine?.id !== "pocketsphinx" || lang === "en",
+      interruptLive: () => engine.interruptLive(),
+      disconnect: () => liveControl.disconnect(),
+      policy: env.sockets,
+      pauseMaxSeconds: env.pauseMaxSeconds,
+    }),
+  ];
   const routes: RouteDef[] = [];
   const openapi = () => openApiDocument(routes, sockets.map((s) => ({ path: s.path, method: "get", summary: s.summary })));
   routes.push(

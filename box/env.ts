@@ -28,6 +28,14 @@ export const BoxEnv = Type.Object({
   iceLoopbackOnly: Type.Boolean(),
   /** Socket sessions: idle window, default maximum length (null: none), credential check period. */
   sockets: Type.Object({ idleSeconds: Type.Integer({ minimum: 1 }), maxSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]), checkEveryMs: Type.Integer({ minimum: 50 }) }),
+  /** Speech recognition for the microphone socket. */
+  asr: Type.Object({
+    engine: Type.Union([Type.Literal("pocketsphinx"), Type.Literal("deepgram"), Type.Literal("none"), Type.Literal("auto")]),
+    deepgram: Type.Optional(Type.Object({ url: Type.Optional(Type.String()), apiKey: Type.String() })),
+    grammar: Type.Optional(Type.Array(Type.String())),
+  }),
+  /** Longest pause_conversation (the spec's 90 s; lowered only by tests). */
+  pauseMaxSeconds: Type.Integer({ minimum: 1, maximum: 90 }),
   /** Language-model providers; one is on when its base URL (or region) is set. */
   llm: Type.Object({
     openai: Type.Optional(Type.Object({ baseUrl: Type.String(), apiKey: Type.Optional(Type.String()) })),
@@ -81,6 +89,12 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
       maxSeconds: int(env.BOX_MAX_SESSION_SECONDS, 3600) || null,
       checkEveryMs: int(env.BOX_SOCKET_CHECK_MS, 1000),
     },
+    asr: {
+      engine: (env.BOX_ASR || "auto") as "auto",
+      ...(env.BOX_DEEPGRAM_API_KEY ? { deepgram: { url: env.BOX_DEEPGRAM_URL || undefined, apiKey: env.BOX_DEEPGRAM_API_KEY } } : {}),
+      ...(env.BOX_ASR_GRAMMAR ? { grammar: jsonList(env.BOX_ASR_GRAMMAR, "BOX_ASR_GRAMMAR") } : {}),
+    },
+    pauseMaxSeconds: int(env.BOX_PAUSE_MAX_SECONDS, 90),
     llm: {
       ...(env.BOX_OPENAI_BASE_URL ? { openai: { baseUrl: env.BOX_OPENAI_BASE_URL, apiKey: env.BOX_OPENAI_API_KEY } } : {}),
       ...(env.BOX_ANTHROPIC_BASE_URL ? { anthropic: { baseUrl: env.BOX_ANTHROPIC_BASE_URL, apiKey: env.BOX_ANTHROPIC_API_KEY } } : {}),

@@ -41,6 +41,8 @@ export class LiveSession {
   private generation = 0;
   private pumping = false;
   private lastShown: Uint8Array;
+  /** Whether lastShown is one of our render buffers (never a face's own still). */
+  private lastOwned = false;
   /** The audio handed out for the frame being sent; its second 20 ms chunk is not sent yet. */
   private lastPcm: Int16Array;
   private toneState: FrameParams;
@@ -50,7 +52,7 @@ export class LiveSession {
   readonly closedPromise = new Promise<void>((r) => (this.onClose = r));
 
   private constructor(
-    readonly avatar: ResolvedAvatar,
+    public avatar: ResolvedAvatar,
     readonly clientContext: ClientContext,
     private readonly options: LiveSessionOptions,
   ) {
@@ -113,6 +115,19 @@ export class LiveSession {
     return () => this.listeners.delete(listener);
   }
 
+  /** Switches the face (or its tone variant) from the next frames on. */
+  setAvatar(avatar: ResolvedAvatar): void {
+    if (avatar.variant === this.avatar.variant) return;
+    this.avatar = avatar;
+    this.invalidateFrom(this.emitted + 1);
+  }
+
+  /** Resolves when nothing is queued or playing (or the session closed), or after `timeoutMs`. */
+  async quiet(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && this.speaking && Date.now() < deadline) await new Promise((r) => setTimeout(r, 40));
+  }
+
   /** Queues an utterance after whatever is queued; it starts two frames from now at the earliest. */
   say(u: UtteranceInput): Scheduled {
     const earliest = this.emitted + 2;
@@ -171,8 +186,9 @@ export class LiveSession {
     const pic = this.rendered.get(i);
     for (const k of [...this.rendered.keys()]) if (k < i) this.recycle(k);
     if (pic) {
-      if (this.lastShown !== this.avatar.face.i420 && this.lastShown !== pic) this.pool.push(this.lastShown);
+      if (this.lastOwned && this.lastShown !== pic) this.pool.push(this.lastShown);
       this.lastShown = pic;
+      this.lastOwned = true;
       this.rendered.delete(i);
     }
     this.track(i);

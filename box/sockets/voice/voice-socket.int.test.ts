@@ -1,0 +1,226 @@
+// Integration: the microphone socket on the real box, fed espeak speech and silence; the model
+// is the OpenAI protocol fake; recognition is pocketsphinx with a grammar (exact words).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeOpenAi } from "../../llm/testing/fake-openai.ts";
+import { spawnBox, type RunningBox } from "../../testing/spawn-box.ts";
+import { WrtcClient } from "../../media/testing/wrtc-client.ts";
+import { speech16k } from "../../speech/testing/speech-audio.ts";
+import { WsClient } from "../testing/ws-client.ts";
+import { Mic } from "../testing/mic.ts";
+
+const KEY = "voice_key";
+const GRAMMAR = ["hello there", "please book a table for two", "goodbye for now", "let me think", "give me a moment", "can we speak spanish"];
+let fake: FakeOpenAi;
+let box: RunningBox;
+let media: WrtcClient;
+
+const H = { "x-api-key": KEY };
+const wsUrl = (b: RunningBox) => b.url.replace("http", "ws") + "/api/voice/ws";
+
+async function connectMedia(b: RunningBox) {
+  const c = new WrtcClient(10);
+  await c.connect(async (offer) => {
+    const r = (await (await fetch(b.url + "/connect", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any;
+    return { sdp: r.sdp, type: r.type };
+  });
+  await c.waitForFirstFrame(20_000);
+  return c;
+}
+
+async function openMic() {
+  const ws = new WsClient(wsUrl(box), H);
+  await ws.opened;
+  await ws.waitType("ready", 15_000);
+  const mic = new Mic(ws);
+  mic.start();
+  return { ws, mic };
+}
+
+beforeAll(async () => {
+  fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] });
+  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR), BOX_PAUSE_MAX_SECONDS: "2", BOX_SOCKET_CHECK_MS: "100" });
+  media = await connectMedia(box);
+}, 90_000);
+afterAll(async () => {
+  media?.close();
+  await box.stop();
+  await fake.close();
+});
+
+describe("voice socket refusals", () => {
+  it("401 at upgrade for a bad credential, no socket", async () => {
+    const ws = new WsClient(wsUrl(box), { "x-api-key": "nope" });
+    const err = (await ws.opened.catch((e) => e)) as { status: number; body: string };
+    expect(err.status).toBe(401);
+    expect(JSON.parse(err.body)).toEqual({ code: "invalid_api_key", message: expect.any(String) });
+  });
+
+  it("4003 while another socket holds the mic slot: error event first, same sentence and code", async () => {
+    const { ws, mic } = await openMic();
+    const second = new WsClient(wsUrl(box), H);
+    await second.closed;
+    expect(second.closeCode).toBe(4003);
+    expect(second.frames).toEqual([{ type: "error", error: expect.any(String), fatal: true, code: 4003 }]);
+    expect(second.closeReason).toBe(second.frames[0].error);
+    mic.stop();
+    ws.close();
+    await ws.closed;
+  });
+
+  it("4001 without recognition, 4002 without a live session", async () => {
+    const noAsr = await spawnBox({ BOX_API_KEYS: KEY, BOX_ASR: "none" });
+    try {
+      const ws = new WsClient(wsUrl(noAsr), H);
+      await ws.closed;
+      expect(ws.closeCode).toBe(4001);
+      expect(ws.frames[0]).toMatchObject({ type: "error", fatal: true, code: 4001 });
+    } finally {
+      await noAsr.stop();
+    }
+    const noLive = await spawnBox({ BOX_API_KEYS: KEY, BOX_ASR: "pocketsphinx" });
+    try {
+      const ws = new WsClient(wsUrl(noLive), H);
+      await ws.closed;
+      expect(ws.closeCode).toBe(4002);
+      expect(ws.frames[0]).toMatchObject({ type: "error", fatal: true, code: 4002 });
+    } finally {
+      await noLive.stop();
+    }
+  }, 60_000);
+});
+
+describe("a spoken turn", () => {
+  it("ready once; partial, endpoint, final, state thinking, reply_chunk, metric, reply, state done", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      expect(ws.frames.filter((f) => f.type === "ready")).toEqual([{ type: "ready", sample_rate: 16000, voice_origin: "box" }]);
+      fake.enqueue([{ text: "Hello to you too! How can I help?" }]);
+      mic.say(await speech16k("hello there"));
+      await ws.waitType("reply", 20_000);
+      await ws.waitFor((f) => f.type === "state" && f.thinking === false, 10_000);
+      const t = ws.types();
+      expect(t).toContain("partial");
+      expect(t).toContain("endpoint");
+      const final = ws.frames.find((f) => f.type === "final")!;
+      expect(final).toEqual({ type: "final", text: "hello there", continues: false });
+      const i = (type: string, pred: (f: any) => boolean = () => true) => ws.frames.findIndex((f) => f.type === type && pred(f));
+      expect(i("final")).toBeLessThan(i("state", (f) => f.thinking === true));
+      expect(i("state", (f) => f.thinking === true)).toBeLessThan(i("reply_chunk"));
+      expect(i("reply_chunk")).toBeLessThan(i("reply"));
+      expect(i("reply")).toBeLessThan(i("state", (f) => f.thinking === false));
+      expect(ws.frames.find((f) => f.type === "reply_chunk")).toEqual({ type: "reply_chunk", text: "Hello to you too!", tone: "neutral" });
+      expect(ws.frames.find((f) => f.type === "reply")).toMatchObject({ reply: "Hello to you too! How can I help?", tone: "neutral", avatar: expect.any(String) });
+      const metric = await ws.waitType("metric", 10_000);
+      expect(metric).toEqual({ type: "metric", first_audio_ms: expect.any(Number), spec: false });
+      expect(metric.first_audio_ms).toBeGreaterThan(0);
+      expect(fake.lastRequest!.body.messages.at(-1)).toMatchObject({ role: "user", content: "hello there" });
+      const tools = fake.lastRequest!.body.tools.map((t: any) => t.function.name);
+      expect(tools).toEqual(expect.arrayContaining(["end_call", "skip_turn", "pause_conversation", "change_language"]));
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 60_000);
+
+  it("barge-in: talking over the avatar stops its speech and says bargein", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      fake.enqueue([{ text: "This is a long answer that keeps going for a while. " }, { text: "It has several sentences so that there is time to talk over it. And one more after that." }]);
+      mic.say(await speech16k("hello there"));
+      await ws.waitFor((f) => f.type === "state" && f.speaking === true, 20_000);
+      await media.until(() => media.audioRmsOver(200) > 500, 5000, "avatar speech");
+      mic.say(await speech16k("please book a table for two"));
+      const barge = await ws.waitFor((f) => f.type === "state" && f.bargein === true, 10_000);
+      expect(barge).toEqual({ type: "state", speaking: false, bargein: true });
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, 700));
+      const loud = media.audio.filter((c) => c.at > t0 + 300 && c.rms > 300);
+      expect(loud).toHaveLength(0);
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 60_000);
+});
+
+describe("system tools", () => {
+  it("pause_conversation: holding line, paused frame, resume; then a timeout", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      fake.enqueue([{ toolCall: { name: "pause_conversation", args: {} } }]);
+      mic.say(await speech16k("give me a moment"));
+      const first = await ws.waitFor((f) => f.type === "action" && f.name === "pause_conversation", 20_000);
+      expect(first).toEqual({ type: "action", name: "pause_conversation", label: expect.any(String) });
+      expect(await ws.waitFor((f) => f.type === "action" && f.paused === true, 15_000)).toMatchObject({ max_seconds: 90 });
+      ws.send({ type: "resume" });
+      expect(await ws.waitFor((f) => f.type === "action" && f.paused === false)).toMatchObject({ reason: "resumed" });
+
+      fake.enqueue([{ toolCall: { name: "pause_conversation", args: {} } }]);
+      mic.say(await speech16k("give me a moment"));
+      await ws.waitFor((f) => f.type === "action" && f.paused === true && ws.frames.indexOf(f) > ws.frames.findIndex((g) => g.reason === "resumed"), 20_000);
+      expect(await ws.waitFor((f) => f.type === "action" && f.reason === "timed_out", 10_000)).toMatchObject({ paused: false });
+      const n = ws.frames.length;
+      ws.send({ type: "resume" }); // nothing paused: still answered
+      await ws.waitFor((f) => ws.frames.indexOf(f) >= n && f.type === "action" && f.reason === "resumed");
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 90_000);
+
+  it("skip_turn stays silent and the words join the next final (continues)", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      fake.enqueue([{ toolCall: { name: "skip_turn", args: {} } }], [{ text: "Sure, two people it is." }]);
+      mic.say(await speech16k("let me think"));
+      await ws.waitFor((f) => f.type === "action" && f.name === "skip_turn", 20_000);
+      await ws.waitFor((f) => f.type === "state" && f.thinking === false, 10_000);
+      expect(ws.frames.some((f) => f.type === "reply")).toBe(false);
+      mic.say(await speech16k("please book a table for two"));
+      const finals = () => ws.frames.filter((f) => f.type === "final");
+      await ws.waitFor(() => finals().length >= 2, 20_000);
+      expect(finals()[1]).toEqual({ type: "final", text: "please book a table for two", continues: true });
+      await ws.waitType("reply", 20_000);
+      expect(fake.lastRequest!.body.messages.at(-1).content).toBe("let me think please book a table for two");
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 90_000);
+
+  it("change_language to a language the recogniser cannot hear is refused (applied: false)", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      fake.enqueue([{ toolCall: { name: "change_language", args: { language: "es" } } }]);
+      mic.say(await speech16k("can we speak spanish"));
+      await ws.waitFor((f) => f.type === "action" && f.name === "change_language", 20_000);
+      expect(await ws.waitFor((f) => f.type === "action" && f.applied !== undefined, 15_000)).toMatchObject({ name: "change_language", language: "es", applied: false });
+      const settings = (await (await fetch(box.url + "/api/settings", { headers: H })).json()) as any;
+      expect(JSON.stringify(settings.settings)).not.toContain('"es"');
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 60_000);
+
+  it("end_call: action while the goodbye plays, then session_end and the socket closes", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      fake.enqueue([{ text: "Goodbye! " }, { toolCall: { name: "end_call", args: {} } }]);
+      mic.say(await speech16k("goodbye for now"));
+      const action = await ws.waitFor((f) => f.type === "action" && f.name === "end_call", 20_000);
+      expect(action).toEqual({ type: "action", name: "end_call", label: expect.any(String) });
+      expect(await ws.waitType("session_end", 20_000)).toEqual({ type: "session_end", reason: "ended_by_persona_request" });
+      expect(ws.frames.findIndex((f) => f.type === "action")).toBeLessThan(ws.frames.findIndex((f) => f.type === "session_end"));
+      await ws.closed;
+      expect(ws.closeCode).toBe(1000);
+    } finally {
+      mic.stop();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,357 @@
+// Implements: Voice socket WSS /api/voice/ws — the microphone in (16 kHz s16le), its seventeen
+// event types, turn-taking, barge-in, system tools and the WebSocket refusals (4001-4008).
+import { UpstreamError } from "../../../shared/errors/api-error.ts";
+import { isTone, type Language } from "../../../shared/wire/tones.ts";
+import type { AsrStream } from "../../speech/asr.ts";
+import { pcmFromBytes } from "../../speech/vad-segmenter.ts";
+import { VoiceActivity } from "../../speech/voice-activity.ts";
+import type { SileroVad } from "../../speech/silero-vad.ts";
+import type { LiveSession } from "../../live/live-session.ts";
+import type { SocketConn } from "../conn.ts";
+import { SocketSession, maxLengthFrom } from "../socket-session.ts";
+import { PauseState } from "./pause.ts";
+import { endpointFor, isRealUtterance } from "./turn-taking.ts";
+import { runSystemTool, systemToolSpecs, type SystemToolHost } from "./system-tools.ts";
+import { ACTION_LABELS } from "./lines.ts";
+import type { VoiceSocketDeps } from "./voice-route.ts";
+
+const FINAL_GRACE_MS = 700;
+const MAX_BACKLOG_SAMPLES = 16_000 * 5;
+
+export class VoiceSocket {
+  readonly session: SocketSession;
+  private asr: AsrStream | null = null;
+  private vad: VoiceActivity | null = null;
+  private vadModel: SileroVad | null = null;
+  private ready = false;
+  private muted = false;
+  private finals: string[] = [];
+  private partial = "";
+  private captionShown = false;
+  /** Speech was heard since the last turn: words alone (noise, a stray recognition) take no turn. */
+  private heardSpeech = false;
+  private eotTimer: ReturnType<typeof setTimeout> | null = null;
+  private graceTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastVoiceAt = 0;
+  private backlog = 0;
+  private warnedOdd = false;
+  private turnActive = false;
+  private ending = false;
+  private held: { text: string; until: number } | null = null;
+  private lastUserText = "";
+  language: Language = "en";
+  voice: string | undefined;
+  private readonly pause: PauseState;
+  private turnSeq = 0;
+  private bargeIns = 0;
+
+  constructor(
+    private readonly conn: SocketConn,
+    private readonly d: VoiceSocketDeps,
+    private readonly live: LiveSession,
+  ) {
+    const policy = { ...d.policy, maxSeconds: maxLengthFrom(conn.query, d.policy.maxSeconds) };
+    this.session = new SocketSession(conn, d.auth, policy, () => this.teardown());
+    this.pause = new PauseState(d.pauseMaxSeconds, (reason) =>
+      conn.send({ type: "action", name: "pause_conversation", label: ACTION_LABELS.pause_conversation, paused: false, reason }),
+    );
+  }
+
+  /** Attaches recognition; `ready` is the only proof the session works. */
+  async start(): Promise<void> {
+    const settings = await this.d.settings.read(this.conn.principal.subject);
+    this.voice = settings.voice_id_espeak ?? undefined;
+    try {
+      this.vadModel = await this.d.loadVad();
+      this.vad = new VoiceActivity(this.vadModel, { probabilities: false });
+    } catch (err) {
+      return this.refuse(`The box could not set the session up: ${(err as Error).message}`, 4006);
+    }
+    try {
+      await this.attachAsr();
+    } catch (err) {
+      return this.refuse(`Speech recognition would not start: ${(err as Error).message}`, 4005);
+    }
+    if (this.conn.closed) return this.teardown();
+    this.ready = true;
+    this.session.start();
+    void this.live.closedPromise.then(() => this.conn.close(1000, "the live session ended"));
+    this.conn.send({ type: "ready", sample_rate: 16000, voice_origin: "box" });
+  }
+
+  refuse(error: string, code: number): void {
+    this.session.fatal(error, code);
+  }
+
+  private async attachAsr(): Promise<void> {
+    const stream = await this.d.asr.start({ sampleRate: 16000, language: this.language, ...(this.d.grammar ? { grammar: this.d.grammar } : {}) });
+    this.asr?.close();
+    this.asr = stream;
+    stream.on("partial", (t) => this.onPartial(t));
+    stream.on("final", (t) => this.onFinal(t));
+    stream.on("error", (err) => {
+      if (stream !== this.asr) return;
+      this.conn.send({ type: "error", error: `The transcription stream ended: ${err.message}` });
+      this.conn.close(1000, "transcription ended");
+    });
+  }
+
+  // ---- client messages ----------------------------------------------------------------
+
+  message(data: unknown): void {
+    if (Buffer.isBuffer(data) || data instanceof Uint8Array) return this.audio(data);
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      this.conn.send({ type: "error", error: "Text frames are JSON control messages with a type." });
+      return;
+    }
+    const m = data as Record<string, unknown>;
+    switch (m.type) {
+      case "config":
+        this.session.activity();
+        return this.configure(m);
+      case "mute":
+        this.session.activity();
+        this.muted = m.muted === true;
+        if (this.muted) this.dropWords();
+        return;
+      case "auth":
+        return void this.session.renew(m.token);
+      case "bye":
+        this.dropWords();
+        this.conn.close(1000, "bye");
+        return;
+      case "resume":
+        this.session.activity();
+        return this.pause.end("resumed");
+      case "tool_result":
+        return void this.d.calls.deliver(this.conn.id, m.call_id, m.ok, m.result, m.error);
+      default:
+        return; // unknown types are ignored
+    }
+  }
+
+  private configure(m: Record<string, unknown>): void {
+    if (typeof m.voice_provider === "string" && m.voice_provider && m.voice_provider !== this.d.voiceEngine?.id) {
+      this.conn.send({ type: "error", error: `voice_provider "${m.voice_provider.slice(0, 40)}" cannot speak on this box.` });
+    } else if (typeof m.voice === "string" && m.voice) {
+      if (this.d.voiceEngine?.voice(m.voice)) this.voice = m.voice;
+      else this.conn.send({ type: "error", error: `voice "${m.voice.slice(0, 60)}" is not a voice of this box.` });
+    }
+    if (typeof m.avatar === "string" && m.avatar) {
+      const a = this.d.registry.resolve(m.avatar);
+      if (a) this.live.setAvatar(a);
+      else this.conn.send({ type: "error", error: `avatar "${m.avatar.slice(0, 60)}" is not loaded on this box.` });
+    }
+  }
+
+  private audio(bytes: Uint8Array): void {
+    if (!this.ready || this.muted || this.ending) return;
+    const { pcm, oddLength } = pcmFromBytes(bytes);
+    if (oddLength && !this.warnedOdd) {
+      this.warnedOdd = true;
+      this.conn.send({ type: "error", error: "Audio frames must be whole 16-bit samples (16 kHz mono s16le); an odd byte was dropped." });
+    }
+    if (pcm.length === 0) return;
+    // A client flooding faster than real time is cut off rather than queued without bound.
+    if (this.backlog > MAX_BACKLOG_SAMPLES) return;
+    this.backlog += pcm.length;
+    this.asr?.write(pcm);
+    void this.vad!.push(pcm).then((events) => {
+      this.backlog -= pcm.length;
+      for (const e of events) {
+        if (e.type === "speech_start") this.onSpeechStart();
+        else if (e.type === "speech_end") this.onSpeechEnd();
+      }
+      if (this.vad?.speaking) this.lastVoiceAt = performance.now();
+    });
+  }
+
+  // ---- turn-taking ----------------------------------------------------------------------
+
+  private onSpeechStart(): void {
+    this.heardSpeech = true;
+    this.session.activity();
+    this.clearTimers();
+    // Coughs are shorter than the VAD's minimum speech, so they never get here.
+    if (this.turnActive || this.live.speaking) this.bargeIn();
+  }
+
+  private onSpeechEnd(): void {
+    this.lastVoiceAt = performance.now();
+    this.scheduleEndOfTurn();
+  }
+
+  private text(): string {
+    return [...this.finals, this.partial].filter(Boolean).join(" ").trim();
+  }
+
+  private scheduleEndOfTurn(): void {
+    const ep = endpointFor(this.text(), this.vad?.speaking ?? false);
+    this.conn.send({ type: "endpoint", ...ep });
+    if (ep.reason === "speaking") return;
+    if (this.eotTimer) clearTimeout(this.eotTimer);
+    this.eotTimer = setTimeout(() => this.endOfTurn(false), ep.wait_ms);
+  }
+
+  private onPartial(text: string): void {
+    if (this.muted || this.ending) return;
+    this.partial = text;
+    if (text) {
+      this.captionShown = true;
+      this.conn.send({ type: "partial", text: this.text() });
+    }
+    if (!this.heardSpeech) return;
+    if (!this.vad?.speaking) this.scheduleEndOfTurn();
+    else this.conn.send({ type: "endpoint", ...endpointFor(this.text(), true) });
+  }
+
+  private onFinal(text: string): void {
+    if (this.muted || this.ending) return;
+    if (text) this.finals.push(text);
+    this.partial = "";
+    if (this.graceTimer) this.endOfTurn(true);
+  }
+
+  /** The silence lasted: the words so far become a turn (or are cleared as not worth one). */
+  private endOfTurn(graceOver: boolean): void {
+    if (this.vad?.speaking) return;
+    if (this.partial && !graceOver && !this.graceTimer) {
+      // Give the recogniser a moment to settle the last words.
+      this.graceTimer = setTimeout(() => this.endOfTurn(true), FINAL_GRACE_MS);
+      return;
+    }
+    this.clearTimers();
+    const text = this.text();
+    this.finals = [];
+    this.partial = "";
+    this.heardSpeech = false;
+    if (!isRealUtterance(text)) {
+      if (this.captionShown) this.conn.send({ type: "caption_clear" });
+      this.captionShown = false;
+      return;
+    }
+    this.captionShown = false;
+    const held = this.held && this.held.until > Date.now() ? this.held.text : "";
+    this.held = null;
+    this.conn.send({ type: "final", text, continues: held !== "" });
+    if (this.pause.paused) this.pause.end("spoke");
+    void this.turn(held ? `${held} ${text}` : text);
+  }
+
+  private bargeIn(): void {
+    this.bargeIns++;
+    this.d.interruptLive();
+    this.live.interrupt();
+    this.conn.send({ type: "state", speaking: false, bargein: true });
+    // The person took the floor back: their last words join what they say next.
+    if (this.lastUserText) this.held = { text: this.lastUserText, until: Date.now() + 6_000 };
+  }
+
+  private dropWords(): void {
+    this.clearTimers();
+    this.finals = [];
+    this.partial = "";
+    if (this.captionShown) this.conn.send({ type: "caption_clear" });
+    this.captionShown = false;
+  }
+
+  private clearTimers(): void {
+    if (this.eotTimer) clearTimeout(this.eotTimer);
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.eotTimer = this.graceTimer = null;
+  }
+
+  // ---- one turn -------------------------------------------------------------------------
+
+  private async turn(message: string): Promise<void> {
+    this.lastUserText = message;
+    this.pause.endByReply();
+    this.turnActive = true;
+    const voicedAt = this.lastVoiceAt;
+    const correlationId = `voice_${this.conn.id.slice(0, 8)}_${++this.turnSeq}`;
+    let firstAudio = false;
+    const off = this.live.onSpeech((e) => {
+      if (e.utterance.correlationId !== correlationId) return;
+      if (e.kind === "start" && !firstAudio) {
+        firstAudio = true;
+        this.conn.send({ type: "metric", first_audio_ms: Math.round(performance.now() - voicedAt), spec: false });
+        this.conn.send({ type: "state", speaking: true, bargein: false });
+      }
+    });
+    this.conn.send({ type: "state", thinking: true });
+    try {
+      const prepared = await this.d.engine.prepare(this.conn.principal.subject, "live");
+      const out = await this.d.engine.run(prepared, {
+        subject: this.conn.principal.subject,
+        message,
+        kind: "live",
+        session: this.live,
+        voice: this.voice,
+        offerCustomTools: true,
+        toolOwner: this.conn.id,
+        correlationId,
+        language: this.language,
+        emit: (e) => (this.conn.closed ? false : (this.conn.send(e), true)),
+        systemTools: { specs: systemToolSpecs(prepared.settings.system_tools), run: (name, args, said) => runSystemTool(this.host(), name, args, said, message) },
+      });
+      if (out.reply) this.conn.send({ type: "reply", reply: out.reply, tone: out.tone, avatar: this.live.speakingFace });
+    } catch (err) {
+      const error = err instanceof Error ? err.message : "The turn failed.";
+      if (!(err instanceof UpstreamError) && !(err as { status?: number }).status) console.error(JSON.stringify({ level: "error", msg: "voice turn failed", error: String((err as Error)?.stack ?? err) }));
+      this.conn.send({ type: "reply_error", error });
+    } finally {
+      off();
+      this.turnActive = false;
+      this.session.activity();
+      this.conn.send({ type: "state", thinking: false });
+    }
+  }
+
+  private host(): SystemToolHost {
+    return {
+      language: this.language,
+      voice: this.voice,
+      send: (f) => this.conn.send(f),
+      speakLine: async (text, voice) => {
+        if (text) {
+          const u = await this.d.speaker.utterance(text, isTone(this.live.avatar.tone) ? this.live.avatar.tone : "neutral", voice ?? this.voice);
+          this.live.say(u);
+        }
+        const before = this.bargeIns;
+        await this.live.quiet();
+        return !this.live.isClosed && before === this.bargeIns;
+      },
+      voiceFor: (lang) => {
+        const v = this.d.voiceEngine?.voiceForLanguage(lang, this.voice ?? null);
+        return v ? { id: v.id, name: v.name } : null;
+      },
+      hears: (lang) => this.d.hears(lang),
+      switchLanguage: async (lang, voice) => {
+        this.language = lang;
+        this.voice = voice;
+        await this.attachAsr().catch((err) => this.conn.send({ type: "error", error: `Speech recognition could not switch language: ${(err as Error).message}` }));
+      },
+      holdWords: (text, ms) => (this.held = { text, until: Date.now() + ms }),
+      beginPause: () => {
+        this.session.activity(); // the idle window counts from when the pause began
+        this.pause.begin();
+      },
+      endCall: async () => {
+        this.ending = true;
+        this.conn.send({ type: "session_end", reason: "ended_by_persona_request" });
+        this.conn.close(1000, "call ended");
+        this.d.disconnect();
+      },
+    };
+  }
+
+  teardown(): void {
+    this.clearTimers();
+    this.pause.endByReply();
+    this.session.stop();
+    this.asr?.close();
+    this.asr = null;
+    void this.vadModel?.dispose();
+    this.vadModel = null;
+  }
+}
