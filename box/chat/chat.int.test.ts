@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeOpenAi } from "../llm/testing/fake-openai.ts";
 import { spawnBox, type RunningBox } from "../testing/spawn-box.ts";
 import { ndjsonFrames } from "./testing/ndjson-client.ts";
+import { WrtcClient } from "../media/testing/wrtc-client.ts";
 
 const KEY = "chat_key";
 let fake: FakeOpenAi;
@@ -207,4 +208,68 @@ describe("NDJSON stream", () => {
     fake.enqueue([{ text: "Free again." }]);
     expect((await chat({ message: "again", stream: true })).status).toBe(200);
   });
+});
+
+describe("bad model output", () => {
+  it("cuts an endless generation and keeps serving", async () => {
+    const long = Array.from({ length: 400 }, (_, i) => ({ text: `Sentence number ${i} goes on. ` }));
+    fake.enqueue(long);
+    const r = await post("/api/chat", { message: "talk forever" });
+    expect(r.status).toBe(200);
+    expect(r.json.reply.length).toBeLessThan(6500);
+    expect(r.json.reply.length).toBeGreaterThan(5000);
+    fake.enqueue([{ text: "Still here." }]);
+    expect((await post("/api/chat", { message: "x" })).json.reply).toBe("Still here.");
+  });
+
+  it("a tool call with unparseable arguments fails as invalid_args", async () => {
+    fake.enqueue([{ toolCall: { name: "book_table", rawArgs: "{people: 2" } }], [{ text: "Sorry." }]);
+    const fs = await frames(await chat({ message: "x", stream: true }));
+    expect(fs[0]).toMatchObject({ type: "tool_call_failed", reason: "invalid_args" });
+  });
+});
+
+describe("with a live session", () => {
+  let media: WrtcClient;
+  beforeAll(async () => {
+    media = new WrtcClient(10);
+    await media.connect(async (offer) => {
+      const r = await post("/connect", offer);
+      return { sdp: r.json.sdp, type: r.json.type };
+    });
+    await media.waitForFirstFrame(20_000);
+  }, 60_000);
+  afterAll(async () => {
+    media.close();
+    await post("/disconnect", {});
+  });
+
+  it("streams the reply into the avatar: {reply, tone, avatar, tools, streamed, identity, tones, voice_notice}", async () => {
+    fake.enqueue([{ toolCall: { name: "calculate", args: { expression: "2+2" } } }], [{ text: "[tone:happy] It is four." }]);
+    const t0 = performance.now();
+    const r = await post("/api/chat", { message: "what is 2+2" });
+    // The answer comes once the avatar has said the reply: its audio was on the stream before.
+    expect(media.audio.some((c) => c.at > t0 && c.rms > 500)).toBe(true);
+    expect(Object.keys(r.json).sort()).toEqual(["avatar", "identity", "reply", "streamed", "tone", "tones", "tools", "voice_notice"]);
+    expect(r.json).toMatchObject({ reply: "It is four.", tone: "happy", streamed: true, tools: ["Working out the answer"], identity: "stock-ava" });
+  });
+
+  it("an interrupt mid-stream stops the turn; the transcript keeps what was said", async () => {
+    await post("/api/interrupt", {});
+    fake.enqueue([{ text: "First sentence here. " }, { delayMs: 4000 }, { text: "Second sentence never said." }]);
+    const res = await chat({ message: "tell me two things", stream: true });
+    const got: any[] = [];
+    for await (const f of ndjsonFrames(res)) {
+      got.push(f);
+      if (f.type === "reply_chunk") {
+        await media.until(() => media.audioRmsOver(100) > 500, 5000, "first sentence spoken");
+        await post("/api/interrupt", {});
+      }
+    }
+    expect(got.map((f) => f.type)).toEqual(["reply_chunk", "reply"]);
+    expect(got[1]).toMatchObject({ reply: "First sentence here.", streamed: true });
+    const list = (await (await fetch(box.url + "/conversations", { headers: H })).json()) as any;
+    const one = (await (await fetch(`${box.url}/conversations/${list.items[0].id}`, { headers: H })).json()) as any;
+    expect(one.turns.slice(-2).map((t: any) => t.text)).toEqual(["tell me two things", "First sentence here."]);
+  }, 30_000);
 });

@@ -30,7 +30,9 @@ export class ToneMarker {
 
   /** End of the reply: whatever was held back. */
   flush(): string {
-    return this.decided ? "" : this.decide(this.buf.replace(/^\s*\[tone:[^\]]*$/, ""));
+    // Nothing seen yet (a round that only called tools): the words, and their marker, come later.
+    if (this.decided || this.buf.trim() === "") return "";
+    return this.decide(this.buf.replace(/^\s*\[tone:[^\]]*$/, ""));
   }
 
   private decide(rest: string): string {
