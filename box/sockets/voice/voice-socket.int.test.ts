@@ -224,3 +224,79 @@ describe("system tools", () => {
     }
   }, 60_000);
 });
+
+describe("bad input and the hosted recogniser", () => {
+  it("answers junk text with an error event, an odd-length frame once, ignores unknown types, keeps going", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      ws.send("not json");
+      expect(await ws.waitType("error")).toMatchObject({ error: expect.any(String) });
+      expect(ws.frames.find((f) => f.type === "error")!.fatal).toBeUndefined();
+      ws.send(Buffer.from([1, 2, 3]));
+      ws.send(Buffer.from([1, 2, 3]));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ws.frames.filter((f) => f.type === "error")).toHaveLength(2);
+      ws.send({ type: "no_such_thing" });
+      ws.send({ type: "config", voice: "definitely-not-a-voice" });
+      await ws.waitFor((f) => f.type === "error" && /voice/.test(f.error));
+      ws.send({ type: "tool_result", call_id: "forged", ok: true, result: {} });
+      fake.enqueue([{ text: "Still listening." }]);
+      mic.say(await speech16k("hello there"));
+      expect(await ws.waitType("reply", 20_000)).toMatchObject({ reply: "Still listening." });
+      expect(ws.closeCode).toBeNull();
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 60_000);
+
+  it("mute drops the words heard and clears the caption", async () => {
+    const { ws, mic } = await openMic();
+    try {
+      const speech = await speech16k("please book a table for two");
+      mic.say(speech.subarray(0, Math.floor(speech.length * 0.7)));
+      await ws.waitType("partial", 15_000);
+      ws.send({ type: "mute", muted: true });
+      expect(await ws.waitType("caption_clear", 5000)).toEqual({ type: "caption_clear" });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(ws.frames.some((f) => f.type === "final")).toBe(false);
+    } finally {
+      mic.stop();
+      ws.close();
+      await ws.closed;
+    }
+  }, 60_000);
+
+  it("works with the hosted streaming recogniser (Deepgram protocol), and 4005 when it will not start", async () => {
+    const { FakeDeepgram } = await import("../../speech/testing/fake-deepgram.ts");
+    const dg = await FakeDeepgram.start({ apiKey: "dg-key", utterances: ["hello there box"], msPerWord: 150 });
+    const dgBox = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "dg-key" });
+    const badBox = await spawnBox({ BOX_API_KEYS: KEY, BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "wrong" });
+    const m1 = await connectMedia(dgBox);
+    const m2 = await connectMedia(badBox);
+    try {
+      const ws = new WsClient(wsUrl(dgBox), H);
+      await ws.waitType("ready", 15_000);
+      const mic = new Mic(ws);
+      mic.start();
+      fake.enqueue([{ text: "Hi box friend." }]);
+      mic.say(await speech16k("hello there"));
+      expect(await ws.waitType("final", 20_000)).toEqual({ type: "final", text: "hello there box", continues: false });
+      await ws.waitType("reply", 20_000);
+      mic.stop();
+      ws.close();
+      expect(dg.connections[0].authorization).toBe("Token dg-key");
+      const refused = new WsClient(wsUrl(badBox), H);
+      await refused.closed;
+      expect(refused.closeCode).toBe(4005);
+      expect(refused.frames[0]).toMatchObject({ type: "error", fatal: true, code: 4005 });
+    } finally {
+      m1.close();
+      m2.close();
+      await dgBox.stop();
+      await badBox.stop();
+      await dg.stop();
+    }
+  }, 90_000);
+});
