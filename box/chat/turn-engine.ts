@@ -131,6 +131,8 @@ export class TurnEngine {
     let interrupted = false;
     let failure: unknown = null;
     let replyChars = 0;
+    /** A system tool acted (skip_turn stays silent, pause says a fixed line): no words is no failure. */
+    let systemRan = false;
     try {
       rounds: for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
         const calls: ToolCallRecord[] = [];
@@ -172,6 +174,7 @@ export class TurnEngine {
         messages.push({ role: "assistant", content: text, toolCalls: calls });
         const system = calls.find((c) => isSystem(c.name));
         if (system) {
+          systemRan = true;
           await req.systemTools!.run(system.name, system.args, spoken);
           break;
         }
@@ -211,7 +214,7 @@ export class TurnEngine {
       if (failure instanceof UpstreamError) throw failure;
       throw new UpstreamError(`The model failed: ${(failure as Error)?.message ?? failure}`, 502, true);
     }
-    if (!reply && !interrupted && spoken.length === 0) {
+    if (!reply && !interrupted && spoken.length === 0 && !systemRan) {
       await this.d.conversations.appendTurns(req.subject, [{ role: "user", text: req.message, ts: now(), tone: null }]);
       throw new ApiError(502, "empty_generation", "The model returned no words.", "flat", { interrupted: true });
     }

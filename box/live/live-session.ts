@@ -128,9 +128,9 @@ export class LiveSession {
     while (!this.closed && this.speaking && Date.now() < deadline) await new Promise((r) => setTimeout(r, 40));
   }
 
-  /** Queues an utterance after whatever is queued; it starts two frames from now at the earliest. */
+  /** Queues an utterance after whatever is queued; it starts with the next frame at the earliest. */
   say(u: UtteranceInput): Scheduled {
-    const earliest = this.emitted + 2;
+    const earliest = this.emitted + 1;
     const s = this.timeline.enqueue(u, earliest);
     if (s.startFrame < this.renderNext) this.invalidateFrom(s.startFrame);
     return s;

@@ -38,6 +38,8 @@ export interface AsrStream {
   finish(): Promise<string>;
   /** Abandons the stream at once; pending text is dropped. Idempotent. */
   close(): void;
+  /** The caller decided the utterance ended (its own end-of-turn): settle it now and keep listening. */
+  finalize(): void;
 }
 
 export interface AsrEngine {
@@ -78,6 +80,7 @@ export abstract class AsrStreamBase implements AsrStream {
   abstract write(pcm: Int16Array): void;
   abstract finish(): Promise<string>;
   abstract close(): void;
+  abstract finalize(): void;
 
   on<E extends keyof AsrEvents>(event: E, listener: AsrEvents[E]): this {
     (this.listeners[event] as Set<AsrEvents[E]>).add(listener);

@@ -199,6 +199,11 @@ class DeepgramStream extends AsrStreamBase {
     super.fail(err);
   }
 
+  /** Deepgram's `Finalize`: the pending words come back as a final at once; the stream stays open. */
+  finalize(): void {
+    if (this.state === "open") this.send(JSON.stringify({ type: "Finalize" }));
+  }
+
   private send(data: string | Int16Array): void {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(data);
   }

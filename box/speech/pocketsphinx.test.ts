@@ -43,6 +43,16 @@ describe("PocketsphinxEngine", () => {
     expect(log.filter((e) => e.event === "final").map((e) => e.text)).toEqual([text]);
   });
 
+  it("finalize() settles the utterance at once, so words after a short gap start a new one", async () => {
+    const stream = await engine.start({ sampleRate: 16000, grammar: SENTENCES });
+    const log = record(stream);
+    for (const c of chunks(concat(await speech16k("Please turn on the lights."), silence(200)))) stream.write(c);
+    stream.finalize();
+    for (const c of chunks(concat(await speech16k("Hello, how are you today?"), silence(300)))) stream.write(c);
+    await stream.finish();
+    expect(log.filter((e) => e.event === "final").map((e) => e.text)).toEqual(["please turn on the lights", "hello how are you today"]);
+  });
+
   it("settles each utterance at the decoder's own endpoint on a long-lived stream", async () => {
     const stream = await engine.start({ sampleRate: 16000, grammar: SENTENCES });
     const finals: string[] = [];

@@ -212,6 +212,18 @@ class PocketsphinxStream extends AsrStreamBase {
     return this.transcript();
   }
 
+  finalize(): void {
+    if (this.state !== "open") return;
+    this.flushChunk();
+    this.enqueue(async () => {
+      if (!this.inUtterance) return;
+      this.heardSpeech = false;
+      await this.endUtterance();
+      this.native.startUtt(this.decoder.handle);
+      this.inUtterance = true;
+    });
+  }
+
   close(): void {
     if (this.state === "closed") return;
     this.state = "closed";

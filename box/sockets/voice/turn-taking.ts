@@ -9,7 +9,7 @@ const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu
 export interface Endpoint {
   /** Confidence that the person finished, 0..1. */
   eot: number;
-  /** How long to wait in silence before taking the turn. */
+  /** How much silence (in all, from the end of the voice) before taking the turn. */
   wait_ms: number;
   reason: "complete" | "unfinished" | "filler" | "silence" | "speaking";
 }
@@ -22,8 +22,8 @@ export function endpointFor(text: string, speaking: boolean): Endpoint {
   if (w.length === 0) return { eot: 0.3, wait_ms: 700, reason: "silence" };
   if (FILLERS.has(last)) return { eot: 0.2, wait_ms: 1400, reason: "filler" };
   if (CONTINUERS.has(last)) return { eot: 0.25, wait_ms: 1200, reason: "unfinished" };
-  if (/[.!?。！？]\s*$/.test(text.trim())) return { eot: 0.9, wait_ms: 250, reason: "complete" };
-  return { eot: 0.7, wait_ms: 500, reason: "complete" };
+  if (/[.!?。！？]\s*$/.test(text.trim())) return { eot: 0.9, wait_ms: 300, reason: "complete" };
+  return { eot: 0.7, wait_ms: 350, reason: "complete" };
 }
 
 /** A final worth a turn: not empty, not only fillers (a cough transcribes as nothing or a murmur). */

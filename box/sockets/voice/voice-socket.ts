@@ -15,8 +15,11 @@ import { runSystemTool, systemToolSpecs, type SystemToolHost } from "./system-to
 import { ACTION_LABELS } from "./lines.ts";
 import type { VoiceSocketDeps } from "./voice-route.ts";
 
-const FINAL_GRACE_MS = 700;
+/** Silence that ends a stretch of speech for the VAD; the words then decide how long to wait. */
+const VAD_MIN_SILENCE_MS = 250;
 const MAX_BACKLOG_SAMPLES = 16_000 * 5;
+
+const normalise = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
 export class VoiceSocket {
   readonly session: SocketSession;
@@ -31,8 +34,12 @@ export class VoiceSocket {
   /** Speech was heard since the last turn: words alone (noise, a stray recognition) take no turn. */
   private heardSpeech = false;
   private eotTimer: ReturnType<typeof setTimeout> | null = null;
-  private graceTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Words taken into a turn from a partial: the recogniser's late final for them is dropped. */
+  private consumed = "";
+  /** Wall time the last voiced audio arrived (first_audio_ms counts from it). */
   private lastVoiceAt = 0;
+  /** Audio received so far, in ms of 16 kHz audio, and when the last chunk came. */
+  private receivedMs = 0;
   private backlog = 0;
   private warnedOdd = false;
   private turnActive = false;
@@ -63,7 +70,7 @@ export class VoiceSocket {
     this.voice = settings.voice_id_espeak ?? undefined;
     try {
       this.vadModel = await this.d.loadVad();
-      this.vad = new VoiceActivity(this.vadModel, { probabilities: false });
+      this.vad = new VoiceActivity(this.vadModel, { probabilities: false, minSilenceMs: VAD_MIN_SILENCE_MS });
     } catch (err) {
       return this.refuse(`The box could not set the session up: ${(err as Error).message}`, 4006);
     }
@@ -155,14 +162,15 @@ export class VoiceSocket {
     // A client flooding faster than real time is cut off rather than queued without bound.
     if (this.backlog > MAX_BACKLOG_SAMPLES) return;
     this.backlog += pcm.length;
+    this.receivedMs += pcm.length / 16;
     this.asr?.write(pcm);
     void this.vad!.push(pcm).then((events) => {
       this.backlog -= pcm.length;
       for (const e of events) {
         if (e.type === "speech_start") this.onSpeechStart();
-        else if (e.type === "speech_end") this.onSpeechEnd();
+        // The VAD reports where in the audio the voice ended; audio arrives in real time.
+        else if (e.type === "speech_end") this.onSpeechEnd(performance.now() - Math.max(0, this.receivedMs - e.atMs));
       }
-      if (this.vad?.speaking) this.lastVoiceAt = performance.now();
     });
   }
 
@@ -176,8 +184,8 @@ export class VoiceSocket {
     if (this.turnActive || this.live.speaking) this.bargeIn();
   }
 
-  private onSpeechEnd(): void {
-    this.lastVoiceAt = performance.now();
+  private onSpeechEnd(voiceEndedAt: number): void {
+    this.lastVoiceAt = voiceEndedAt;
     this.scheduleEndOfTurn();
   }
 
@@ -190,7 +198,8 @@ export class VoiceSocket {
     this.conn.send({ type: "endpoint", ...ep });
     if (ep.reason === "speaking") return;
     if (this.eotTimer) clearTimeout(this.eotTimer);
-    this.eotTimer = setTimeout(() => this.endOfTurn(false), ep.wait_ms);
+    // wait_ms is the whole silence wanted; the VAD already heard VAD_MIN_SILENCE_MS of it.
+    this.eotTimer = setTimeout(() => this.endOfTurn(), Math.max(0, ep.wait_ms - VAD_MIN_SILENCE_MS));
   }
 
   private onPartial(text: string): void {
@@ -207,21 +216,26 @@ export class VoiceSocket {
 
   private onFinal(text: string): void {
     if (this.muted || this.ending) return;
-    if (text) this.finals.push(text);
     this.partial = "";
-    if (this.graceTimer) this.endOfTurn(true);
+    if (this.consumed) {
+      const late = this.consumed;
+      this.consumed = "";
+      if (normalise(text) === normalise(late)) return; // already taken from the partial
+      if (normalise(text).startsWith(normalise(late))) text = text.trim().slice(late.trim().length).trim();
+    }
+    if (text) this.finals.push(text);
   }
 
   /** The silence lasted: the words so far become a turn (or are cleared as not worth one). */
-  private endOfTurn(graceOver: boolean): void {
+  private endOfTurn(): void {
     if (this.vad?.speaking) return;
-    if (this.partial && !graceOver && !this.graceTimer) {
-      // Give the recogniser a moment to settle the last words.
-      this.graceTimer = setTimeout(() => this.endOfTurn(true), FINAL_GRACE_MS);
-      return;
-    }
     this.clearTimers();
     const text = this.text();
+    // Not waiting for the recogniser: it is told to settle, and its final for these words is dropped.
+    if (this.partial) {
+      this.consumed = this.partial;
+      this.asr?.finalize();
+    }
     this.finals = [];
     this.partial = "";
     this.heardSpeech = false;
@@ -257,8 +271,7 @@ export class VoiceSocket {
 
   private clearTimers(): void {
     if (this.eotTimer) clearTimeout(this.eotTimer);
-    if (this.graceTimer) clearTimeout(this.graceTimer);
-    this.eotTimer = this.graceTimer = null;
+    this.eotTimer = null;
   }
 
   // ---- one turn -------------------------------------------------------------------------
