@@ -9,6 +9,16 @@ if (refusal) {
   process.exit(2);
 }
 
+// Last line of defence: a socket or system-call error somewhere in a library must not end every
+// session on the box. Anything else is a bug: log it and exit so the supervisor restarts us.
+process.on("uncaughtException", (err: Error & { syscall?: string; code?: string }) => {
+  console.error(JSON.stringify({ level: "error", msg: "uncaught exception", error: String(err?.stack ?? err), code: err?.code }));
+  if (!err?.syscall) process.exit(1);
+});
+process.on("unhandledRejection", (reason) => {
+  console.error(JSON.stringify({ level: "error", msg: "unhandled rejection", error: String((reason as Error)?.stack ?? reason) }));
+});
+
 const box = await bootBox(env);
 box.app.listen({ hostname: env.host, port: env.port });
 const port = box.app.server?.port ?? env.port;

@@ -23,7 +23,9 @@ function run(name, cmd, args, report, count) {
   if (r.status !== 0 && f === 0) failed += 1; // a crashed runner must not pass silently
 }
 
-run("vitest", bin("vitest"), ["run"], ".cache/vitest-report.json", (j) => [j.numPassedTests, j.numFailedTests + (j.numTotalTestSuites && j.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length)]);
+// A test file that failed to load has no assertion results: count it as one failure.
+const brokenFiles = (j) => j.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
+run("vitest", bin("vitest"), ["run"], ".cache/vitest-report.json", (j) => [j.numPassedTests, j.numFailedTests + brokenFiles(j)]);
 
 if (existsSync("e2e") && readdirSync("e2e").some((f) => f.endsWith(".spec.ts"))) {
   run("playwright", bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], ".cache/playwright-report.json", (j) => [

@@ -114,9 +114,8 @@ describe("NDJSON stream", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const fs = await frames(res);
-    expect(fs.map((f) => f.type)).toEqual(["reply_chunk", "reply_chunk", "reply"]);
-    expect(fs[0]).toEqual({ type: "reply_chunk", text: "One.", tone: "neutral" });
-    expect(fs[2]).toMatchObject({ type: "reply", reply: "One. Two.", audio: expect.any(String) });
+    // No live session: the whole turn is one closing reply frame, with the audio for /offer.
+    expect(fs).toEqual([{ type: "reply", reply: "One. Two.", tone: "neutral", audio: expect.stringMatching(/\.wav$/), identity: "stock-ava", tones: expect.any(Array), voice_notice: "" }]);
   });
 
   it("streams on stream:true only, not on a truthy string", async () => {
@@ -125,13 +124,11 @@ describe("NDJSON stream", () => {
     expect((await chat({ message: "x", stream: "true" })).headers.get("content-type")).toMatch(/application\/json/);
   });
 
-  it("a failure after the first frame arrives as the error frame; before it as a status", async () => {
-    fake.enqueue([{ text: "Starting. " }, { errorMidStream: { message: "boom" } }]);
-    const fs = await frames(await chat({ message: "x", stream: true }));
-    expect(fs.map((f) => f.type)).toEqual(["reply_chunk", "error"]);
-    expect(fs[1].error).toEqual(expect.any(String));
+  it("a failure before the first frame is an ordinary status", async () => {
     fake.enqueue([{ httpError: 500 }]);
     expect((await chat({ message: "x", stream: true })).status).toBe(502);
+    fake.enqueue([{ text: "Starting. " }, { errorMidStream: { message: "boom" } }]);
+    expect((await chat({ message: "x", stream: true })).status).toBe(502); // no frame left before it
   });
 
   it("runs the custom tool lifecycle: started, call with checked args, result, completed", async () => {
@@ -143,7 +140,7 @@ describe("NDJSON stream", () => {
         dispositions.push((await post("/api/chat/tool_result", { call_id: f.call_id, ok: true, result: {} })).json);
       }
     });
-    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool_call_completed", "reply_chunk", "reply"]);
+    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool_call_completed", "reply"]);
     expect(fs[0]).toEqual({ type: "tool_call_started", call_id: fs[1].call_id, name: "book_table", mode: "await_result" });
     expect(fs[1]).toEqual({ type: "tool_call", call_id: expect.any(String), name: "book_table", args: { people: 2 }, mode: "await_result", timeout_seconds: 2 });
     expect(fs[2]).toMatchObject({ name: "book_table", duration_ms: expect.any(Number) });
@@ -158,7 +155,7 @@ describe("NDJSON stream", () => {
   it("fails calls with invalid_args, not_enabled, host_error and timeout; ignores late and foreign results", async () => {
     fake.enqueue([{ toolCall: { name: "book_table", args: { people: "two" } } }], [{ text: "Sorry." }]);
     let fs = await frames(await chat({ message: "x", stream: true }));
-    expect(fs.map((f) => f.type)).toEqual(["tool_call_failed", "reply_chunk", "reply"]);
+    expect(fs.map((f) => f.type)).toEqual(["tool_call_failed", "reply"]);
     expect(fs[0]).toMatchObject({ name: "book_table", reason: "invalid_args" });
 
     fake.enqueue([{ toolCall: { name: "launch_rocket", args: {} } }], [{ text: "Cannot." }]);
@@ -188,7 +185,7 @@ describe("NDJSON stream", () => {
     const fs = await frames(await chat({ message: "x", stream: true }), (f) => {
       if (f.type === "tool_call") callId = f.call_id;
     });
-    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool_call_completed", "reply_chunk", "reply"]);
+    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool_call_completed", "reply"]);
     expect((await post("/api/chat/tool_result", { call_id: callId, ok: true })).json).toMatchObject({ ok: false, reason: expect.stringMatching(/fire-and-forget/) });
 
     fake.enqueue([{ toolCall: { name: "calculate", args: { expression: "6*7" } } }], [{ text: "It is 42." }]);
@@ -199,12 +196,17 @@ describe("NDJSON stream", () => {
 
   it("refuses the ninth concurrent streamed turn under one credential with a plain error", async () => {
     fake.enqueue(...Array.from({ length: 8 }, () => [{ text: "Slow. " }, { delayMs: 2500 }, { text: "Done." }]));
-    const running = await Promise.all(Array.from({ length: 8 }, () => chat({ message: "slow", stream: true })));
-    expect(running.every((r) => r.status === 200)).toBe(true);
+    const before = fake.requests.length;
+    // Without a live session a streamed turn answers with its one closing frame, so the eight
+    // are in flight until the model is done; wait until the model has all eight requests.
+    const running = Array.from({ length: 8 }, () => chat({ message: "slow", stream: true }));
+    while (fake.requests.length < before + 8) await new Promise((r) => setTimeout(r, 20));
     const ninth = await chat({ message: "one more", stream: true });
     expect(ninth.status).toBe(429);
-    expect((await ninth.json()) as any).toMatchObject({ error: expect.any(String) });
-    await Promise.all(running.map((r) => frames(r)));
+    expect((await ninth.json()) as any).toMatchObject({ error: expect.any(String), code: "too_many_turns" });
+    const done = await Promise.all(running);
+    expect(done.every((r) => r.status === 200)).toBe(true);
+    await Promise.all(done.map((r) => frames(r)));
     fake.enqueue([{ text: "Free again." }]);
     expect((await chat({ message: "again", stream: true })).status).toBe(200);
   });
@@ -253,6 +255,29 @@ describe("with a live session", () => {
     expect(Object.keys(r.json).sort()).toEqual(["avatar", "identity", "reply", "streamed", "tone", "tones", "tools", "voice_notice"]);
     expect(r.json).toMatchObject({ reply: "It is four.", tone: "happy", streamed: true, tools: ["Working out the answer"], identity: "stock-ava" });
   });
+
+  it("streams reply_chunk frames into the avatar; a failure after the first frame is the error frame", async () => {
+    fake.enqueue([{ text: "One. " }, { delayMs: 50 }, { text: "Two." }]);
+    const fs = await frames(await chat({ message: "count" }, { accept: "application/x-ndjson" }));
+    expect(fs.map((f) => f.type)).toEqual(["reply_chunk", "reply_chunk", "reply"]);
+    expect(fs[0]).toEqual({ type: "reply_chunk", text: "One.", tone: "neutral" });
+    expect(fs[2]).toMatchObject({ type: "reply", reply: "One. Two.", streamed: true, tools: [] });
+    fake.enqueue([{ text: "Starting. " }, { errorMidStream: { message: "boom" } }]);
+    const bad = await frames(await chat({ message: "x", stream: true }));
+    expect(bad.map((f) => f.type)).toEqual(["reply_chunk", "error"]);
+    expect(bad[1]).toEqual({ type: "error", error: expect.any(String) });
+  });
+
+  it("an interrupt before anything was said ends the stream with error {interrupted: true}", async () => {
+    fake.enqueue([{ text: "You will never hear this sentence at all. " }, { delayMs: 3000 }, { text: "Nor this." }]);
+    const res = await chat({ message: "say something", stream: true });
+    const got: any[] = [];
+    for await (const f of ndjsonFrames(res)) {
+      got.push(f);
+      if (f.type === "reply_chunk") await post("/api/interrupt", {});
+    }
+    expect(got.at(-1)).toEqual({ type: "error", error: expect.any(String), interrupted: true });
+  }, 30_000);
 
   it("an interrupt mid-stream stops the turn; the transcript keeps what was said", async () => {
     await post("/api/interrupt", {});

@@ -17,6 +17,8 @@ export class LiveSpeech {
     private readonly speaker: Speaker,
     private readonly voice?: string,
     private readonly correlationId?: string,
+    /** Aborted when the turn is interrupted: clauses still being synthesised are dropped. */
+    private readonly signal?: AbortSignal,
   ) {
     this.off = session.onSpeech((e) => {
       if (!this.scheduled.has(e.utterance.id)) return;
@@ -28,10 +30,12 @@ export class LiveSpeech {
 
   /** Synthesises and queues one clause; clauses keep their order. */
   say(text: string, tone: Tone): void {
-    this.chain = this.chain.then(async () => {
-      if (this.session.isClosed) return;
+    // setImmediate first: the frame that announced this clause leaves before synthesis blocks.
+    this.chain = this.chain.then(() => new Promise<void>((r) => setImmediate(r))).then(async () => {
+      if (this.session.isClosed || this.signal?.aborted) return;
       try {
         const u = await this.speaker.utterance(text, tone, this.voice);
+        if (this.signal?.aborted) return;
         const s = this.session.say({ ...u, correlationId: this.correlationId });
         this.scheduled.set(s.id, text);
         this.lastId = s.id;
@@ -48,12 +52,13 @@ export class LiveSpeech {
   async settled(interrupted: boolean): Promise<string[]> {
     await this.chain;
     if (!interrupted && this.lastId >= 0) {
-      await new Promise<void>((resolve) => {
-        const check = () => (this.ended.has(this.lastId) || this.session.isClosed ? resolve() : undefined);
-        this.wake = check;
-        void this.session.closedPromise.then(resolve);
-        check();
-      });
+      // Done when the last clause ended, was cut by an interrupt, or the session closed.
+      while (!this.ended.has(this.lastId) && this.session.isPending(this.lastId)) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, 80);
+        });
+      }
     }
     this.off();
     return [...this.scheduled].filter(([id]) => this.started.has(id)).map(([, text]) => text);

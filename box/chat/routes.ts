@@ -95,7 +95,17 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         streaming.set(principal.subject, count + 1);
         const nd = new NdjsonStream();
         const turn = d.engine
-          .run(prepared, { subject: principal.subject, message, kind: session ? "live" : "one_shot", session, voice, offerCustomTools: true, toolOwner: principal.subject, emit: (e) => nd.write(e) })
+          .run(prepared, {
+            subject: principal.subject,
+            message,
+            kind: session ? "live" : "one_shot",
+            session,
+            voice,
+            offerCustomTools: true,
+            toolOwner: principal.subject,
+            // Without a live session the words arrive as the one closing reply frame (with audio).
+            emit: (e) => (session || e.type !== "reply_chunk" ? nd.write(e) : true),
+          })
           .then(async (o) => nd.write({ type: "reply", ...(await replyBody(o)) }))
           .catch((err) => {
             if (nd.written === 0) throw err; // nothing sent yet: answer with a status instead

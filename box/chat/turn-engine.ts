@@ -109,7 +109,7 @@ export class TurnEngine {
     this.active.add(handle);
     const marker = new ToneMarker();
     const splitter = new ClauseSplitter();
-    const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, req.voice, req.correlationId) : null;
+    const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, req.voice, req.correlationId, abort.signal) : null;
     const spoken: string[] = [];
     const labels: string[] = [];
     const tone = () => (settings.emotion_responsive ? marker.tone : "neutral");
@@ -203,22 +203,19 @@ export class TurnEngine {
 
     // The transcript keeps what was said: for a live turn, the clauses that started playing.
     const said = speech ? await speech.settled(interrupted) : spoken;
+    const cut = interrupted || said.length < spoken.length;
     const reply = this.d.moderation.screen(said.join(" ")).text;
-    if (reply || spoken.length) {
-      await this.d.conversations.appendTurns(req.subject, [
-        { role: "user", text: req.message, ts: now(), tone: null },
-        ...(reply ? [{ role: "assistant" as const, text: reply, ts: now(), tone: tone() }] : []),
-      ]);
-    }
+    await this.d.conversations.appendTurns(req.subject, [
+      { role: "user", text: req.message, ts: now(), tone: null },
+      ...(reply ? [{ role: "assistant" as const, text: reply, ts: now(), tone: tone() }] : []),
+    ]);
     if (failure) {
       if (failure instanceof UpstreamError) throw failure;
       throw new UpstreamError(`The model failed: ${(failure as Error)?.message ?? failure}`, 502, true);
     }
-    if (!reply && !interrupted && spoken.length === 0 && !systemRan) {
-      await this.d.conversations.appendTurns(req.subject, [{ role: "user", text: req.message, ts: now(), tone: null }]);
-      throw new ApiError(502, "empty_generation", "The model returned no words.", "flat", { interrupted: true });
-    }
-    return { reply: reply || spoken.join(" "), tone: tone(), tools: labels, interrupted };
+    if (!reply && cut) throw new ApiError(502, "interrupted", "The turn was interrupted before anything was said.", "flat", { interrupted: true });
+    if (!reply && !systemRan) throw new ApiError(502, "empty_generation", "The model returned no words.", "flat", { interrupted: true });
+    return { reply, tone: tone(), tools: labels, interrupted: cut };
   }
 
   private systemPrompt(s: SettingsRecord, ctx?: ClientContext): string {

@@ -115,6 +115,11 @@ export class LiveSession {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether utterance `id` is still queued or playing (false once done, cut or dropped). */
+  isPending(id: number): boolean {
+    return !this.closed && (this.playing?.id === id || this.timeline.pendingAfter(id, this.emitted));
+  }
+
   /** Switches the face (or its tone variant) from the next frames on. */
   setAvatar(avatar: ResolvedAvatar): void {
     if (avatar.variant === this.avatar.variant) return;

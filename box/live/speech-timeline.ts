@@ -77,6 +77,11 @@ export class SpeechTimeline {
     return cut;
   }
 
+  /** Whether utterance `id` still has frames to play after `frame`. */
+  pendingAfter(id: number, frame: number): boolean {
+    return this.queue.some((s) => s.id === id && s.endFrame > frame + 1);
+  }
+
   /** Whether an utterance queued after `id` carries the same correlation id. */
   queuedAfter(id: number, correlationId: string): boolean {
     return this.queue.some((s) => s.id > id && s.correlationId === correlationId);

@@ -54,6 +54,8 @@ export class FfmpegEncoder {
     const fps = options.fps ?? 25;
     this.retimer = new RtpRetimer(options.kind === "video" ? 90_000 / fps : 960);
     socket.on("message", (packet, from) => this.onPacket(packet, from.port));
+    // A socket error must never become an uncaught exception that ends the box.
+    socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "encoder RTP socket error", kind: options.kind, error: err.message })));
   }
 
   static async start(options: EncoderOptions): Promise<FfmpegEncoder> {

@@ -24,6 +24,22 @@ const utils = require(join(dirname(require.resolve("werift")), "utils.js")) as {
 if (typeof utils.ntpTime !== "function") throw new Error("werift's layout changed: utils.ntpTime not found");
 utils.ntpTime = ntpNow;
 
+// werift's ICE UDP sockets have no 'error' listener: once a client goes away, an ICMP "port
+// unreachable" surfaces as `recvmsg ECONNREFUSED` and, unhandled, would end the whole box.
+// `UdpTransport.init` is read through the module object at call time, so wrapping it here
+// gives every ICE socket a listener that logs and lets the consent check close the peer.
+const transport = require(join(dirname(require.resolve("werift")), "../../common/src/transport.js")) as {
+  UdpTransport?: { init: (...args: unknown[]) => Promise<{ socket: import("node:dgram").Socket }> };
+};
+const udp = transport.UdpTransport;
+if (!udp || typeof udp.init !== "function") throw new Error("werift's layout changed: UdpTransport.init not found");
+const init = udp.init.bind(udp);
+udp.init = async (...args: unknown[]) => {
+  const t = await init(...args);
+  t.socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "ICE socket error", error: err.message })));
+  return t;
+};
+
 export const werift = require("werift") as Werift;
 
 /** The NTP clock werift's RTP sender uses now (for tests). */

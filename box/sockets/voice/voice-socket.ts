@@ -309,6 +309,8 @@ export class VoiceSocket {
       });
       if (out.reply) this.conn.send({ type: "reply", reply: out.reply, tone: out.tone, avatar: this.live.speakingFace });
     } catch (err) {
+      // Barged in before anything was said: the person has the floor, nothing failed.
+      if ((err as { code?: string }).code === "interrupted") return;
       const error = err instanceof Error ? err.message : "The turn failed.";
       if (!(err instanceof UpstreamError) && !(err as { status?: number }).status) console.error(JSON.stringify({ level: "error", msg: "voice turn failed", error: String((err as Error)?.stack ?? err) }));
       this.conn.send({ type: "reply_error", error });
