@@ -3,7 +3,7 @@
 // table under Bun it runs through one reused bun:sqlite prepared statement (~7 µs, see
 // MEDIA-NOTES "HTTP"); any other libSQL URL goes through @libsql/client. No cache: a revoked
 // or expired credential is refused on the very next request.
-import { createClient, type Client } from "@libsql/client";
+import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { credentials, type NewCredentialRow } from "../../shared/key-table/schema.ts";
 import { migrateKeyTable } from "../../shared/key-table/migrate.ts";

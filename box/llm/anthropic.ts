@@ -1,8 +1,8 @@
 // Implements: "What the service does" (model turns) for the Anthropic Messages API.
 import { anthropicBody, anthropicEvents } from "./anthropic-wire.ts";
 import { probeClaudeReasoning } from "./anthropic-thinking.ts";
-import { networkFailure, truncatedStream } from "./errors.ts";
-import { apiUrl, linkedAbort, send, type FetchFn } from "./http.ts";
+import { networkFailure } from "./errors.ts";
+import { apiUrl, send, streamFrom, touch, type FetchFn } from "./http.ts";
 import { ProbeCache } from "./probe-cache.ts";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 import { accepts, PROBE_TIMEOUT_MS, PROBE_TOOL, runProbePlan } from "./probe-run.ts";
@@ -97,25 +97,13 @@ export class AnthropicProvider implements LlmProvider {
     });
   }
 
-  private async touch(body: Record<string, unknown>): Promise<void> {
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), PROBE_TIMEOUT_MS);
-    const res = await send("anthropic", this.fetchFn, apiUrl(this.options.baseUrl, "/messages"), { method: "POST", headers: this.headers(), body }, ctl.signal).finally(() => clearTimeout(timer));
-    ctl.abort();
-    await res.body?.cancel().catch(() => undefined);
+  private touch(body: Record<string, unknown>): Promise<void> {
+    return touch("anthropic", this.fetchFn, apiUrl(this.options.baseUrl, "/messages"), this.headers(), body, PROBE_TIMEOUT_MS);
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const probe = (await this.cache.get(this.id, req.model, this.options.baseUrl)) ?? UNMEASURED_PROBE;
-    const link = linkedAbort(req.signal);
-    try {
-      const url = apiUrl(this.options.baseUrl, "/messages");
-      const res = await send("anthropic", this.fetchFn, url, { method: "POST", headers: this.headers(), body: anthropicBody(req, probe) }, link.signal, req.signal);
-      if (!res.body) throw truncatedStream("anthropic");
-      yield* anthropicEvents(res.body, req.signal);
-    } finally {
-      link.release();
-    }
+    yield* streamFrom("anthropic", this.fetchFn, apiUrl(this.options.baseUrl, "/messages"), this.headers(), anthropicBody(req, probe), req.signal, anthropicEvents);
   }
 }
 

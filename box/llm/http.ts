@@ -1,5 +1,5 @@
 // Shared HTTP plumbing for the fetch-based providers (OpenAI-compatible, Anthropic).
-import { abortReason, httpFailure, networkFailure } from "./errors.ts";
+import { abortReason, httpFailure, networkFailure, truncatedStream } from "./errors.ts";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 
 export type FetchFn = typeof fetch;
@@ -50,6 +50,35 @@ export async function send(
     throw httpFailure(provider, res.status, text);
   }
   return res;
+}
+
+/** A probe request: sent, judged by its status, and its body dropped at once. */
+export async function touch(provider: string, fetchFn: FetchFn, url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<void> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  const res = await send(provider, fetchFn, url, { method: "POST", headers, body }, ctl.signal).finally(() => clearTimeout(timer));
+  ctl.abort();
+  await res.body?.cancel().catch(() => undefined);
+}
+
+/** A streamed model request: POST, then the provider's event parser over the body. */
+export async function* streamFrom<E>(
+  provider: string,
+  fetchFn: FetchFn,
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  callerSignal: AbortSignal | undefined,
+  parse: (body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined) => AsyncIterable<E>,
+): AsyncGenerator<E> {
+  const link = linkedAbort(callerSignal);
+  try {
+    const res = await send(provider, fetchFn, url, { method: "POST", headers, body }, link.signal, callerSignal);
+    if (!res.body) throw truncatedStream(provider);
+    yield* parse(res.body, callerSignal);
+  } finally {
+    link.release();
+  }
 }
 
 /** Maps whatever a body read threw: the caller's abort stays an abort, the rest is a 502. */

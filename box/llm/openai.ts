@@ -1,7 +1,7 @@
 // Implements: "What the service does" (model turns) for OpenAI-compatible chat completions,
 // which also serves local Ollama, llama.cpp and vLLM servers.
-import { apiUrl, linkedAbort, send, type FetchFn } from "./http.ts";
-import { networkFailure, truncatedStream } from "./errors.ts";
+import { apiUrl, send, streamFrom, touch, type FetchFn } from "./http.ts";
+import { networkFailure } from "./errors.ts";
 import { openAiBody, openAiEvents } from "./openai-wire.ts";
 import { ProbeCache } from "./probe-cache.ts";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
@@ -107,25 +107,12 @@ export class OpenAiProvider implements LlmProvider {
     return probe;
   }
 
-  /** Sends a request and drops the body as soon as the status says it was accepted. */
-  private async touch(body: Record<string, unknown>): Promise<void> {
-    const ctl = new AbortController();
-    const timer = setTimeout(() => ctl.abort(), PROBE_TIMEOUT_MS);
-    const res = await send("openai", this.fetchFn, apiUrl(this.options.baseUrl, "/chat/completions"), { method: "POST", headers: this.headers(), body }, ctl.signal).finally(() => clearTimeout(timer));
-    ctl.abort();
-    await res.body?.cancel().catch(() => undefined);
+  private touch(body: Record<string, unknown>): Promise<void> {
+    return touch("openai", this.fetchFn, apiUrl(this.options.baseUrl, "/chat/completions"), this.headers(), body, PROBE_TIMEOUT_MS);
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const probe = (await this.cache.get(this.id, req.model, this.options.baseUrl)) ?? UNMEASURED_PROBE;
-    const link = linkedAbort(req.signal);
-    try {
-      const url = apiUrl(this.options.baseUrl, "/chat/completions");
-      const res = await send("openai", this.fetchFn, url, { method: "POST", headers: this.headers(), body: openAiBody(req, probe) }, link.signal, req.signal);
-      if (!res.body) throw truncatedStream("openai");
-      yield* openAiEvents(res.body, req.signal);
-    } finally {
-      link.release();
-    }
+    yield* streamFrom("openai", this.fetchFn, apiUrl(this.options.baseUrl, "/chat/completions"), this.headers(), openAiBody(req, probe), req.signal, openAiEvents);
   }
 }

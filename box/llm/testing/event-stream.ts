@@ -1,22 +1,7 @@
 // AWS event-stream binary framing (application/vnd.amazon.eventstream), written independently of
 // the SDK so the SDK's decoder is tested against the wire layout itself:
 // [total length u32][headers length u32][prelude CRC32][headers][payload][message CRC32].
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+import { crc32 } from "../../../shared/util/crc32.ts";
 
 /** Encodes one message; every header is a string (type 7), which is all Bedrock sends. */
 export function encodeEventMessage(headers: Record<string, string>, payload: Uint8Array): Buffer {
