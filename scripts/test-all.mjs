@@ -23,6 +23,13 @@ function run(name, cmd, args, report, count) {
   if (r.status !== 0 && f === 0) failed += 1; // a crashed runner must not pass silently
 }
 
+// The type check is one test: the whole project must compile under TypeScript strict.
+console.log("\n=== typecheck: tsc --noEmit");
+const tsc = spawnSync(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { stdio: "inherit" });
+console.log(`typecheck: ${tsc.status === 0 ? "1 passed, 0 failed" : "0 passed, 1 failed"}`);
+if (tsc.status === 0) passed += 1;
+else failed += 1;
+
 // A test file that failed to load has no assertion results: count it as one failure.
 const brokenFiles = (j) => j.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
 run("vitest", bin("vitest"), ["run"], ".cache/vitest-report.json", (j) => [j.numPassedTests, j.numFailedTests + brokenFiles(j)]);
