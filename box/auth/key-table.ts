@@ -28,9 +28,18 @@ export interface KeyTable {
   close(): void;
 }
 
-const LOOKUP_SQL = `SELECT t.kind, t.scope, t.owner, t.parent_id, t.expires_at, t.revoked_at,
-  p.kind AS p_kind, p.owner AS p_owner, p.expires_at AS p_expires_at, p.revoked_at AS p_revoked_at
-  FROM credentials t LEFT JOIN credentials p ON p.id = t.parent_id WHERE t.id = ?`;
+const ROW_SQL = "SELECT kind, scope, owner, parent_id, expires_at, revoked_at FROM credentials WHERE id = ?";
+const PARENT_SQL = "SELECT kind AS p_kind, owner AS p_owner, expires_at AS p_expires_at, revoked_at AS p_revoked_at FROM credentials WHERE id = ?";
+type Row = Omit<KeyRecord, "p_kind" | "p_owner" | "p_expires_at" | "p_revoked_at">;
+type ParentRow = Pick<KeyRecord, "p_kind" | "p_owner" | "p_expires_at" | "p_revoked_at">;
+const NO_PARENT: ParentRow = { p_kind: null, p_owner: null, p_expires_at: null, p_revoked_at: null };
+
+/** One primary-key read; a second only for a session token (its minter). A join cost 4x more. */
+function joinParent(row: Row | null | undefined, parent: (id: string) => ParentRow | null | undefined): KeyRecord | null {
+  if (!row) return null;
+  if (row.kind !== "session_token" || !row.parent_id) return { ...row, ...NO_PARENT };
+  return { ...row, ...(parent(row.parent_id) ?? NO_PARENT) };
+}
 
 export async function openKeyTable(url: string): Promise<KeyTable> {
   const client = createClient({ url });
@@ -45,8 +54,10 @@ export async function openKeyTable(url: string): Promise<KeyTable> {
   }
   return {
     async lookup(digest) {
-      const rs = await client.execute({ sql: LOOKUP_SQL, args: [digest] });
-      return (rs.rows[0] as unknown as KeyRecord | undefined) ?? null;
+      const row = (await client.execute({ sql: ROW_SQL, args: [digest] })).rows[0] as unknown as Row | undefined;
+      if (row?.kind !== "session_token" || !row.parent_id) return joinParent(row, () => null);
+      const parent = (await client.execute({ sql: PARENT_SQL, args: [row.parent_id] })).rows[0] as unknown as ParentRow | undefined;
+      return joinParent(row, () => parent);
     },
     insert,
     close: () => client.close(),
@@ -59,6 +70,10 @@ async function bunSqliteLookup(url: string) {
   const { Database } = await import("bun:sqlite");
   const sqlite = new Database(path);
   sqlite.exec("PRAGMA busy_timeout = 5000");
-  const stmt = sqlite.query<KeyRecord, [string]>(LOOKUP_SQL);
-  return { lookup: (digest: string) => stmt.get(digest) ?? null, close: () => sqlite.close() };
+  // WAL: a reader checks the shared wal-index instead of re-reading pages another process may
+  // have changed, and the portal's writes do not block our reads.
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  const row = sqlite.query<Row, [string]>(ROW_SQL);
+  const parent = sqlite.query<ParentRow, [string]>(PARENT_SQL);
+  return { lookup: (digest: string) => joinParent(row.get(digest), (id) => parent.get(id)), close: () => sqlite.close() };
 }

@@ -48,8 +48,8 @@ try {
     const metric = await ws.waitFor((f) => f.type === "metric" && (at.get(f) ?? 0) > start, 20_000, "metric");
     await media.until(() => media.audio.some((c) => c.at > tLast && c.rms > 500), 10_000, "reply audio");
     const tAudio = media.audio.find((c) => c.at > tLast && c.rms > 500)!.at;
-    const tFinal = at.get(firstAfter("final", start)!)!;
-    const tChunk = at.get(firstAfter("reply_chunk", start)!)!;
+    const tFinal = at.get(firstAfter("final", start, (f) => f.text === "hello there")!)!;
+    const tChunk = at.get(firstAfter("reply_chunk", tFinal)!)!;
     const tMetric = at.get(metric)!;
     total.push(tAudio - tLast);
     eot.push(tFinal - tLast);
