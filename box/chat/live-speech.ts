@@ -30,8 +30,9 @@ export class LiveSpeech {
 
   /** Synthesises and queues one clause; clauses keep their order. */
   say(text: string, tone: Tone): void {
-    // setImmediate first: the frame that announced this clause leaves before synthesis blocks.
-    this.chain = this.chain.then(() => new Promise<void>((r) => setImmediate(r))).then(async () => {
+    // A timer hop first: the frame that announced this clause is flushed to its socket before
+    // synthesis (a few ms of blocking native work) runs.
+    this.chain = this.chain.then(() => new Promise<void>((r) => setTimeout(r, 1))).then(async () => {
       if (this.session.isClosed || this.signal?.aborted) return;
       try {
         const u = await this.speaker.utterance(text, tone, this.voice);

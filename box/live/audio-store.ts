@@ -56,13 +56,20 @@ export class AudioStore {
   }
 
   /** A reply spoken to a WAV (for POST /offer); returns its filename. */
-  async synthesise(speaker: Speaker, text: string, tone: Tone, voice?: string): Promise<string> {
+  async synthesise(speaker: Pick<Speaker, "synthesize">, text: string, tone: Tone, voice?: string): Promise<string> {
     const splitter = new ClauseSplitter();
     const parts: Int16Array[] = [];
-    for (const clause of [...splitter.push(text), ...splitter.flush()]) parts.push((await speaker.utterance(clause, tone, voice)).pcm48k);
+    let rate = 0;
+    // Kept at the engine's own rate: /offer resamples when it plays the clip.
+    for (const clause of [...splitter.push(text), ...splitter.flush()]) {
+      const u = await speaker.synthesize(clause, voice);
+      if (rate && u.sampleRate !== rate) throw new Error("the voice engine changed its sample rate mid-reply");
+      rate = u.sampleRate;
+      parts.push(u.pcm);
+    }
     const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const p of parts) (pcm.set(p, at), (at += p.length));
-    return this.put(`reply-${Date.now()}-${randomBytes(4).toString("hex")}.wav`, pcm, 48000, text, tone);
+    return this.put(`reply-${Date.now()}-${randomBytes(4).toString("hex")}.wav`, pcm, rate || 48000, text, tone);
   }
 }

@@ -2,7 +2,7 @@
 // synthesis, 48 kHz audio for Opus, and the mouth track (phoneme timings, else the audio).
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
-import type { VoiceEngine } from "../voice/engine.ts";
+import type { Utterance, VoiceEngine } from "../voice/engine.ts";
 import { to48k, resample } from "../voice/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
@@ -18,16 +18,20 @@ export class Speaker {
     return this.engine !== null && this.engine.ready;
   }
 
-  /** Speaks one clause; 503 when no engine can speak, 502 when the engine fails. */
-  async utterance(text: string, tone: Tone, voice?: string): Promise<UtteranceInput> {
+  /** The engine's own output (its rate, its timings); 503 when no engine can speak, 502 when it fails. */
+  async synthesize(text: string, voice?: string): Promise<Utterance> {
     if (!this.engine || !this.engine.ready) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
-    let u;
     try {
-      u = await this.engine.synthesize(text, { voice });
+      return await this.engine.synthesize(text, { voice });
     } catch (err) {
       if (err instanceof UpstreamError && err.status === 404) throw new ApiError(400, "unknown_voice", err.message);
       throw new ApiError(502, "tts_failed", `The voice engine failed: ${(err as Error).message}`);
     }
+  }
+
+  /** Speaks one clause for the live stream: 48 kHz audio and one mouth shape per frame. */
+  async utterance(text: string, tone: Tone, voice?: string): Promise<UtteranceInput> {
+    const u = await this.synthesize(text, voice);
     const { track } = mouthTrackForUtterance(u, this.fps);
     return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: track };
   }

@@ -6,6 +6,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import * as ort from "onnxruntime-node";
 import type { FrameParams } from "./frame-params.ts";
+import { composeFrame, planCrop, withinEnvelope, type Box, type CropEnvelope, type CropPlan } from "./face-crop.ts";
+import { DEFAULT_CROP_ENVELOPE } from "./face-warp/crop-box.ts";
 import { IO, PARAM_ORDER, paramsToVector } from "./face-warp/io.ts";
 import { loadOrBuildFaceWarp } from "./face-warp/model-file.ts";
 import { i420Size } from "./i420.ts";
@@ -24,11 +26,26 @@ export interface FaceRendererOptions {
   threads?: number;
   /** Default: CUDA when its provider library is installed, else CPU. */
   executionProviders?: ExecutionProvider[];
+  /**
+   * Run the model on the box around the head only and keep the rest of the face image (see
+   * box/render/README.md "Crop mode"). Default: on for the built-in model, off for a custom
+   * `modelPath` (a custom model may opt in when it takes any H/W and changes nothing outside
+   * the built-in warp's box).
+   */
+  crop?: boolean;
 }
 
 interface FaceTensors {
   y: ort.Tensor;
   uv: ort.Tensor;
+}
+
+/** A face's crop: the plan, its planes and anchors as tensors, and the crop-sized output. */
+interface CropState {
+  plan: CropPlan;
+  inputs: FaceTensors & { anchors: ort.Tensor };
+  rendered: Uint8Array;
+  outputs: Record<string, ort.Tensor>;
 }
 
 /** True when onnxruntime-node has its CUDA provider library next to the binding. */
@@ -48,6 +65,8 @@ export class FaceRenderer {
   private readonly feeds: Record<string, ort.Tensor> = {};
   private readonly faceTensors = new WeakMap<PreparedFace, FaceTensors>();
   private readonly outTensors = new WeakMap<Uint8Array, Record<string, ort.Tensor>>();
+  private readonly crops = new WeakMap<PreparedFace, CropState | null>();
+  private readonly anchorTensor?: ort.Tensor;
   private readonly frame: Uint8Array;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -59,9 +78,13 @@ export class FaceRenderer {
     readonly executionProvider: ExecutionProvider,
     /** Where the model came from: "builtin" or the custom file's path. */
     readonly modelSource: string,
+    /** Whether frames are rendered on the box around the head (crop mode). */
+    readonly crop: boolean,
+    private readonly envelope: CropEnvelope = DEFAULT_CROP_ENVELOPE,
   ) {
     this.frame = new Uint8Array(i420Size(width, height));
-    if (session.inputNames.includes(IO.anchors)) this.feeds[IO.anchors] = new ort.Tensor("float32", this.anchorData, [ANCHOR_COUNT]);
+    if (session.inputNames.includes(IO.anchors)) this.anchorTensor = new ort.Tensor("float32", this.anchorData, [ANCHOR_COUNT]);
+    if (this.anchorTensor) this.feeds[IO.anchors] = this.anchorTensor;
     if (session.inputNames.includes(IO.params)) this.feeds[IO.params] = new ort.Tensor("float32", this.paramData, [PARAM_ORDER.length]);
   }
 
@@ -91,8 +114,10 @@ export class FaceRenderer {
       session = await ort.InferenceSession.create(bytes, sessionOptions(["cpu"]));
       provider = "cpu";
     }
-    checkContract(session, width, height);
-    return new FaceRenderer(session, width, height, provider, options.modelPath ?? "builtin");
+    const anySize = checkContract(session, width, height);
+    const crop = options.crop ?? !options.modelPath;
+    if (crop && !anySize) throw new Error("crop mode needs a model that takes any H/W (symbolic dims)");
+    return new FaceRenderer(session, width, height, provider, options.modelPath ?? "builtin", crop);
   }
 
   /**
@@ -110,21 +135,44 @@ export class FaceRenderer {
       throw new Error(`face is ${face.width}x${face.height}, renderer is ${this.width}x${this.height}`);
     }
     if (out.length !== this.frame.length) throw new Error(`output buffer must be ${this.frame.length} bytes`);
-    const planes = this.tensorsFor(face);
-    this.feeds[IO.y] = planes.y;
-    this.feeds[IO.uv] = planes.uv;
-    anchorsToVector(face.anchors, this.anchorData);
     paramsToVector(params, this.paramData);
+    const crop = this.crop && withinEnvelope(params, this.envelope) ? this.cropFor(face) : undefined;
+    if (crop) {
+      this.setInputs(crop.inputs, crop.inputs.anchors);
+      await this.session.run(this.feeds, crop.outputs);
+      composeFrame(face, crop.plan, params.breathe, crop.rendered, out);
+      return out;
+    }
+    anchorsToVector(face.anchors, this.anchorData);
+    this.setInputs(this.tensorsFor(face), this.anchorTensor);
     await this.session.run(this.feeds, this.outputsFor(out));
     return out;
   }
 
+  /** The box the model runs on for this face in crop mode, or undefined when it runs on the whole frame. */
+  cropBox(face: PreparedFace): Box | undefined {
+    return this.crop ? this.cropFor(face)?.plan.crop : undefined;
+  }
+
+  private setInputs(planes: FaceTensors, anchors: ort.Tensor | undefined): void {
+    this.feeds[IO.y] = planes.y;
+    this.feeds[IO.uv] = planes.uv;
+    if (this.anchorTensor && anchors) this.feeds[IO.anchors] = anchors;
+  }
+
+  /** Planned once per face (a PreparedFace is treated as immutable): crop planes, anchors, output. */
+  private cropFor(face: PreparedFace): CropState | undefined {
+    let state = this.crops.get(face);
+    if (state === undefined) {
+      const plan = planCrop(face, this.envelope);
+      state = plan ? cropState(plan) : null;
+      this.crops.set(face, state);
+    }
+    return state ?? undefined;
+  }
+
   private planeTensors(buf: Uint8Array): FaceTensors {
-    const { width: w, height: h } = this;
-    return {
-      y: new ort.Tensor("uint8", buf.subarray(0, w * h), [1, 1, h, w]),
-      uv: new ort.Tensor("uint8", buf.subarray(w * h, i420Size(w, h)), [1, 2, h / 2, w / 2]),
-    };
+    return planeTensors(buf, this.width, this.height);
   }
 
   private tensorsFor(face: PreparedFace): FaceTensors {
@@ -153,8 +201,31 @@ export class FaceRenderer {
   }
 }
 
-/** A custom model must speak the documented contract; anchors and params are optional. */
-function checkContract(session: ort.InferenceSession, width: number, height: number): void {
+function planeTensors(buf: Uint8Array, w: number, h: number): FaceTensors {
+  return {
+    y: new ort.Tensor("uint8", buf.subarray(0, w * h), [1, 1, h, w]),
+    uv: new ort.Tensor("uint8", buf.subarray(w * h, i420Size(w, h)), [1, 2, h / 2, w / 2]),
+  };
+}
+
+function cropState(plan: CropPlan): CropState {
+  const w = plan.crop.x1 - plan.crop.x0;
+  const h = plan.crop.y1 - plan.crop.y0;
+  const rendered = new Uint8Array(i420Size(w, h));
+  const out = planeTensors(rendered, w, h);
+  return {
+    plan,
+    inputs: { ...planeTensors(plan.i420, w, h), anchors: new ort.Tensor("float32", anchorsToVector(plan.anchors), [ANCHOR_COUNT]) },
+    rendered,
+    outputs: { [IO.yOut]: out.y, [IO.uvOut]: out.uv },
+  };
+}
+
+/**
+ * A custom model must speak the documented contract; anchors and params are optional.
+ * Returns whether the model takes frames of any size (symbolic H/W).
+ */
+function checkContract(session: ort.InferenceSession, width: number, height: number): boolean {
   const missing = [
     ...[IO.y, IO.uv].filter((n) => !session.inputNames.includes(n)),
     ...[IO.yOut, IO.uvOut].filter((n) => !session.outputNames.includes(n)),
@@ -173,4 +244,5 @@ function checkContract(session: ort.InferenceSession, width: number, height: num
   if ((typeof hDim === "number" && hDim !== height) || (typeof wDim === "number" && wDim !== width)) {
     throw new Error(`renderer model takes ${wDim}x${hDim} frames, asked for ${width}x${height}`);
   }
+  return typeof hDim !== "number" && typeof wDim !== "number";
 }

@@ -110,5 +110,6 @@ export function resample(pcm: Int16Array, from: number, to: number, options: Res
   return out;
 }
 
-export const to48k = (pcm: Int16Array, from: number): Int16Array => resample(pcm, from, 48_000);
+/** For the live stream (speech into Opus): 8 zero crossings, half the work of the default, ~70 dB. */
+export const to48k = (pcm: Int16Array, from: number): Int16Array => resample(pcm, from, 48_000, { zeroCrossings: 8 });
 export const to16k = (pcm: Int16Array, from: number): Int16Array => resample(pcm, from, 16_000);

@@ -10,6 +10,21 @@ export interface Term {
   colY?: V;
 }
 
+/**
+ * Where the head moves (base anchors; fractions of the face width from its centre, of the
+ * face height below the chin): full weight inside the first edge, none past the second.
+ * The renderer's crop (crop-box.ts) is derived from these.
+ */
+export const HEAD = {
+  cols: [0.72, 0.92],
+  neckCols: [0.24, 0.5],
+  rows: [-0.04, 0.12],
+  neckRows: [0.05, 0.22],
+} as const;
+
+/** Breathing: rows below the chin ramp in between these (x face height) and lift by `lift` x face height. */
+export const BREATHE = { rows: [0.05, 0.6], lift: 0.012 } as const;
+
 export interface Coords {
   /** Column sample centres (luma pixels): W luma columns then W/2 chroma columns. */
   xs: V;
@@ -24,10 +39,13 @@ export interface Coords {
  */
 export function headTerms(m: Maths, k: Coords, a: AnchorS, h: HeadS): Term[] {
   const ax = m.abs(m.sub(k.xs, a.fx));
-  const headCols = m.sub(1, m.smoothstep(m.mul(a.fW, 0.72), m.mul(a.fW, 1.0), ax));
-  const neckCols = m.sub(1, m.smoothstep(m.mul(a.fW, 0.24), m.mul(a.fW, 0.5), ax));
-  const headRows = m.sub(1, m.smoothstep(m.fma(a.fH, -0.04, a.chin), m.fma(a.fH, 0.12, a.chin), k.ys));
-  const neckRows = m.mul(m.sub(1, headRows), m.sub(1, m.smoothstep(m.fma(a.fH, 0.05, a.chin), m.fma(a.fH, 0.4, a.chin), k.ys)));
+  const headCols = m.sub(1, m.smoothstep(m.mul(a.fW, HEAD.cols[0]), m.mul(a.fW, HEAD.cols[1]), ax));
+  const neckCols = m.sub(1, m.smoothstep(m.mul(a.fW, HEAD.neckCols[0]), m.mul(a.fW, HEAD.neckCols[1]), ax));
+  const headRows = m.sub(1, m.smoothstep(m.fma(a.fH, HEAD.rows[0], a.chin), m.fma(a.fH, HEAD.rows[1], a.chin), k.ys));
+  const neckRows = m.mul(
+    m.sub(1, headRows),
+    m.sub(1, m.smoothstep(m.fma(a.fH, HEAD.neckRows[0], a.chin), m.fma(a.fH, HEAD.neckRows[1], a.chin), k.ys)),
+  );
   const qx = m.sub(k.xs, h.px);
   const qy = m.sub(k.ys, h.py);
   const cm1 = m.sub(h.c, 1);
@@ -45,8 +63,8 @@ export function headTerms(m: Maths, k: Coords, a: AnchorS, h: HeadS): Term[] {
 
 /** Breathing lifts the shoulders and chest (rows below the chin) by about 1% of face height. */
 export function breatheTerm(m: Maths, k: Coords, a: AnchorS, p: ParamS): Term {
-  const row = m.smoothstep(m.fma(a.fH, 0.05, a.chin), m.fma(a.fH, 0.6, a.chin), k.ys);
-  return { row, colY: m.mul(k.onesX, m.mul(m.mul(p.breathe, a.fH), 0.012)) };
+  const row = m.smoothstep(m.fma(a.fH, BREATHE.rows[0], a.chin), m.fma(a.fH, BREATHE.rows[1], a.chin), k.ys);
+  return { row, colY: m.mul(k.onesX, m.mul(m.mul(p.breathe, a.fH), BREATHE.lift)) };
 }
 
 /**

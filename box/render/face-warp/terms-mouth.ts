@@ -24,7 +24,11 @@ export const MOUTH = {
   lift: 0.08,
   /** Corner lift at smile = 1, in mouth widths. */
   smileLift: 0.16,
-};
+  /** The corner lift fades out between these distances from the centre, in half widths. */
+  cornerFade: [2.2, 3.2],
+  /** The jaw and the corners' sideways stretch fade out between these, in face heights below the chin. */
+  neck: [-0.02, 0.22],
+} as const;
 
 export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS): { terms: Term[]; shape: MouthShape } {
   const { mW, mx, my } = a;
@@ -38,10 +42,12 @@ export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS): { terms:
   const uu = m.mul(u, u);
   // Opening per column: lens-shaped, rounder with `round`.
   const lens = m.pow(m.relu(m.sub(1, uu)), m.sub(0.8, m.mul(p.round, 0.35)));
-  // Corner profile: 0 at the centre, 1 at the corners, fading beyond them.
+  // Corner profile: 0 at the centre, 1 at the corners, fading beyond them (to nothing on the
+  // cheeks, so the face's crop box stays small: crop-box.ts).
   const t2 = m.mul(uu, 1 / 1.69);
   const t4 = m.mul(t2, t2);
-  const corner = m.div(uu, m.add(1, m.mul(t4, t4)));
+  const cheekFade = m.sub(1, m.smoothstep(MOUTH.cornerFade[0], MOUTH.cornerFade[1], m.abs(u)));
+  const corner = m.mul(m.div(uu, m.add(1, m.mul(t4, t4))), cheekFade);
 
   const r = m.sub(k.ys, my);
   const step = m.sigmoid(m.mul(r, 2));
@@ -49,7 +55,7 @@ export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS): { terms:
   // The whole lower lip follows the lens; below it the jaw takes over.
   const jawBlend = m.smoothstep(m.mul(mW, 0.22), m.mul(mW, 0.95), r);
   // The chin slides over the neck; the neck and shoulders below stay.
-  const neck = m.sub(1, m.smoothstep(m.fma(a.fH, -0.02, a.chin), m.fma(a.fH, 0.22, a.chin), k.ys));
+  const neck = m.sub(1, m.smoothstep(m.fma(a.fH, MOUTH.neck[0], a.chin), m.fma(a.fH, MOUTH.neck[1], a.chin), k.ys));
   const jawCols = m.sub(1, m.smoothstep(m.mul(a.fW, 0.26), m.mul(a.fW, 0.52), m.abs(dx)));
 
   const smileAmp = m.mul(m.mul(p.smile, mW), MOUTH.smileLift);
@@ -63,8 +69,9 @@ export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS): { terms:
     { row: m.mul(step, m.sub(1, jawBlend)), colY: m.mul(lens, m.neg(drop)) },
     // ...and the chin below it drops with the whole jaw.
     { row: m.mul(m.mul(step, jawBlend), neck), colY: m.mul(jawCols, m.neg(drop)) },
-    // Corners out/in: the backward map of a uniform stretch about the mouth centre.
-    { row: across, colX: m.mul(m.mul(dx, sideFade), m.neg(m.div(kx, m.add(1, kx)))) },
+    // Corners out/in: the backward map of a uniform stretch about the mouth centre (not
+    // reaching the neck).
+    { row: m.mul(across, neck), colX: m.mul(m.mul(dx, sideFade), m.neg(m.div(kx, m.add(1, kx)))) },
     // Corners up (smile) or down (frown).
     { row: m.gauss(r, 0, m.mul(mW, 0.42)), colY: m.mul(corner, smileAmp) },
   ];

@@ -306,3 +306,40 @@ describe("bad input and the hosted recogniser", () => {
     }
   }, 90_000);
 });
+
+describe("voice socket session end", () => {
+  it("max length from the upgrade query (4008), and a revoked credential (4004)", async () => {
+    const { createClient } = await import("@libsql/client");
+    const { migrateKeyTable } = await import("../../../shared/key-table/migrate.ts");
+    const { sha256Hex } = await import("../../auth/principal.ts");
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const url = `file:${join(mkdtempSync(join(tmpdir(), "kt-")), "keys.db")}`;
+    const kt = createClient({ url });
+    await migrateKeyTable(kt);
+    await kt.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', 'dev@x.test', 0)", args: [sha256Hex("table_key")] });
+    const b = await spawnBox({ BOX_KEY_TABLE_URL: url, BOX_ASR: "pocketsphinx", BOX_SOCKET_CHECK_MS: "100" });
+    const m = new WrtcClient(5);
+    try {
+      await m.connect(async (offer) => (await (await fetch(b.url + "/connect", { method: "POST", headers: { "x-api-key": "table_key", "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any);
+      await m.waitForFirstFrame(20_000);
+      const short = new WsClient(wsUrl(b) + "?max_session_length_seconds=1", { "x-api-key": "table_key" });
+      await short.waitType("ready", 15_000);
+      expect(await short.waitType("session_expired", 5000)).toMatchObject({ reason: "max_length", seconds: 1, code: 4008 });
+      await short.closed;
+      expect(short.closeCode).toBe(4008);
+
+      const ws = new WsClient(wsUrl(b) + "?session_token=table_key");
+      await ws.waitType("ready", 15_000);
+      await kt.execute({ sql: "UPDATE credentials SET revoked_at = 1 WHERE id = ?", args: [sha256Hex("table_key")] });
+      expect(await ws.waitFor((f) => f.type === "error" && f.fatal === true, 5000)).toMatchObject({ code: 4004 });
+      await ws.closed;
+      expect(ws.closeCode).toBe(4004);
+    } finally {
+      m.close();
+      await b.stop();
+      kt.close();
+    }
+  }, 60_000);
+});
