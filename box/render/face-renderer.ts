@@ -29,8 +29,7 @@ export interface FaceRendererOptions {
   /**
    * Run the model on the box around the head only and keep the rest of the face image (see
    * box/render/README.md "Crop mode"). Default: on for the built-in model, off for a custom
-   * `modelPath` (a custom model may opt in when it takes any H/W and changes nothing outside
-   * the built-in warp's box).
+   * `modelPath` (one may opt in when it takes any H/W and changes nothing outside that box).
    */
   crop?: boolean;
 }
@@ -136,11 +135,12 @@ export class FaceRenderer {
     }
     if (out.length !== this.frame.length) throw new Error(`output buffer must be ${this.frame.length} bytes`);
     paramsToVector(params, this.paramData);
-    const crop = this.crop && withinEnvelope(params, this.envelope) ? this.cropFor(face) : undefined;
-    if (crop) {
-      this.setInputs(crop.inputs, crop.inputs.anchors);
-      await this.session.run(this.feeds, crop.outputs);
-      composeFrame(face, crop.plan, params.breathe, crop.rendered, out);
+    const state = this.crop && withinEnvelope(params, this.envelope) ? this.cropFor(face) : undefined;
+    if (state) {
+      this.setInputs(state.inputs, state.inputs.anchors);
+      await this.session.run(this.feeds, state.outputs);
+      // Breathing reaches past the box in the built-in warp only; a custom model leaves the rest as is.
+      composeFrame(face, state.plan, this.modelSource === "builtin" ? params.breathe : 0, state.rendered, out);
       return out;
     }
     anchorsToVector(face.anchors, this.anchorData);
