@@ -1,10 +1,9 @@
 // Implements: the renderer of the media path (DESIGN.md "The media path"): one ONNX model,
 // run by onnxruntime-node on CUDA when present, else CPU, turning a prepared face and one
 // frame's parameters into an I420 frame. The I/O contract is in box/render/README.md.
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 import * as ort from "onnxruntime-node";
+import { createSession, type ExecutionProvider } from "../onnx/session.ts";
 import type { FrameParams } from "./frame-params.ts";
 import { composeFrame, planCrop, withinEnvelope, type Box, type CropEnvelope, type CropPlan } from "./face-crop.ts";
 import { DEFAULT_CROP_ENVELOPE } from "./face-warp/crop-box.ts";
@@ -13,7 +12,7 @@ import { loadOrBuildFaceWarp } from "./face-warp/model-file.ts";
 import { i420Size } from "./i420.ts";
 import { ANCHOR_COUNT, anchorsToVector, type PreparedFace } from "./prepared-face.ts";
 
-export type ExecutionProvider = "cuda" | "cpu";
+export { cudaProviderInstalled, type ExecutionProvider } from "../onnx/session.ts";
 
 export interface FaceRendererOptions {
   /** A model file honouring the I/O contract (e.g. a learned lip-sync model); default: the built-in face warp. */
@@ -45,17 +44,6 @@ interface CropState {
   inputs: FaceTensors & { anchors: ort.Tensor };
   rendered: Uint8Array;
   outputs: Record<string, ort.Tensor>;
-}
-
-/** True when onnxruntime-node has its CUDA provider library next to the binding. */
-export function cudaProviderInstalled(): boolean {
-  try {
-    const pkg = dirname(createRequire(import.meta.url).resolve("onnxruntime-node/package.json"));
-    const dir = join(pkg, "bin", "napi-v6", process.platform, process.arch);
-    return existsSync(join(dir, "libonnxruntime_providers_cuda.so")) || existsSync(join(dir, "onnxruntime_providers_cuda.dll"));
-  } catch {
-    return false;
-  }
 }
 
 export class FaceRenderer {
@@ -94,25 +82,7 @@ export class FaceRenderer {
     const bytes = options.modelPath
       ? new Uint8Array(readFileSync(options.modelPath))
       : loadOrBuildFaceWarp(options.builtinModelPath).bytes;
-    const wanted = options.executionProviders ?? (cudaProviderInstalled() ? ["cuda", "cpu"] : ["cpu"]);
-    const sessionOptions = (eps: ExecutionProvider[]): ort.InferenceSession.SessionOptions => ({
-      executionProviders: eps,
-      intraOpNumThreads: options.threads ?? 1,
-      interOpNumThreads: 1,
-      executionMode: "sequential",
-      graphOptimizationLevel: "all",
-      extra: { session: { intra_op: { allow_spinning: "0" } } },
-    });
-    let session: ort.InferenceSession;
-    let provider: ExecutionProvider = wanted[0] ?? "cpu";
-    try {
-      session = await ort.InferenceSession.create(bytes, sessionOptions(wanted));
-    } catch (e) {
-      // CUDA listed but unusable (no driver, no device): CPU still renders.
-      if (!wanted.includes("cuda") || options.executionProviders?.every((p) => p === "cuda")) throw e;
-      session = await ort.InferenceSession.create(bytes, sessionOptions(["cpu"]));
-      provider = "cpu";
-    }
+    const { session, provider } = await createSession(bytes, { executionProviders: options.executionProviders, threads: options.threads });
     const anySize = checkContract(session, width, height);
     const crop = options.crop ?? !options.modelPath;
     if (crop && !anySize) throw new Error("crop mode needs a model that takes any H/W (symbolic dims)");

