@@ -106,6 +106,7 @@ describe("a box with configured keys and a key table", () => {
 
   it("keeps public routes public", async () => {
     expect((await call(box, "GET", "/health")).status).toBe(200);
+    expect((await call(box, "GET", "/")).json).toMatchObject({ status: "ok", openapi: "/openapi.json" });
     expect((await call(box, "GET", "/openapi.json")).status).toBe(200);
     expect((await fetch(box.url + "/api/settings", { method: "OPTIONS" })).status).toBe(204);
   });

@@ -10,6 +10,14 @@ export function systemRoutes(stats: StatsService, live: LiveControl, openapi: ()
   return [
     route({
       method: "GET",
+      path: "/",
+      summary: "What this is and where its API description lives (public)",
+      envelope: "flat",
+      responses: { 200: Type.Object({ service: Type.String(), status: Type.Literal("ok"), openapi: Type.String() }) },
+      handler: () => ({ service: "avatar box", status: "ok", openapi: "/openapi.json" }),
+    }),
+    route({
+      method: "GET",
       path: "/health",
       summary: "Liveness, the picked identity and the face playing now (public)",
       envelope: "flat",
