@@ -130,7 +130,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const stats = new StatsService({ maxRuntimeSeconds: env.maxRuntimeSeconds, startedAt: Date.now() });
 
   const sockets = [
-    controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, policy: env.sockets }),
+    controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, policy: env.sockets, interrupt: () => liveControl.interrupt() }),
     voiceSocketRoute({
       auth, engine, calls, sessions: live, speaker, registry, settings, voiceEngine: espeak,
       asr: asr.engine,
@@ -139,7 +139,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       loadVad: () => SileroVad.load(),
       // The embedded recogniser has an English model only; the hosted one hears them all.
       hears: (lang) => asr.engine?.id !== "pocketsphinx" || lang === "en",
-      interruptLive: () => engine.interruptLive(),
+      interrupt: () => liveControl.interrupt(),
       disconnect: () => liveControl.disconnect(),
       policy: env.sockets,
       pauseMaxSeconds: env.pauseMaxSeconds,

@@ -22,6 +22,8 @@ export interface ControlSocketDeps {
   speaker: Speaker;
   registry: AvatarRegistry;
   policy: SocketPolicy;
+  /** Stops the live turn and the speech at the next frame (the box's one interrupt). */
+  interrupt(): void;
 }
 
 const MAX_TEXT = 16_000;
@@ -68,8 +70,7 @@ class ControlSocket {
     if (m.type === "tool_result") return void this.d.calls.deliver(this.conn.id, m.call_id, m.ok, m.result, m.error);
     if (m.type === "interrupt") {
       this.session.activity();
-      this.d.engine.interruptLive();
-      this.d.sessions.interrupt();
+      this.d.interrupt();
       this.conn.send({ type: "interrupted" });
       return;
     }

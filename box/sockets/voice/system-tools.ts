@@ -32,7 +32,6 @@ export const SYSTEM_TOOL_SPECS: Record<SystemToolName, ToolSpec> = {
 /** What the voice socket lends the system tools. */
 export interface SystemToolHost {
   language: Language;
-  voice: string | undefined;
   send(frame: object): void;
   /** Speaks a fixed line with the current (or given) voice; resolves when it has played; false if talked over. */
   speakLine(text: string, voice?: string): Promise<boolean>;

@@ -31,7 +31,8 @@ export interface VoiceSocketDeps {
   hears(lang: Language): boolean;
   /** Expected sentences for recognisers that take a grammar (BOX_ASR_GRAMMAR). */
   grammar?: string[];
-  interruptLive(): void;
+  /** Stops the live turn and the speech at the next frame (the box's one interrupt). */
+  interrupt(): void;
   disconnect(): void;
   policy: SocketPolicy;
   pauseMaxSeconds: number;

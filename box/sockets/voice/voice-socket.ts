@@ -38,7 +38,7 @@ export class VoiceSocket {
   private consumed = "";
   /** Wall time the last voiced audio arrived (first_audio_ms counts from it). */
   private lastVoiceAt = 0;
-  /** Audio received so far, in ms of 16 kHz audio, and when the last chunk came. */
+  /** Audio received so far, in ms of 16 kHz audio. */
   private receivedMs = 0;
   private backlog = 0;
   private warnedOdd = false;
@@ -254,8 +254,7 @@ export class VoiceSocket {
 
   private bargeIn(): void {
     this.bargeIns++;
-    this.d.interruptLive();
-    this.live.interrupt();
+    this.d.interrupt();
     this.conn.send({ type: "state", speaking: false, bargein: true });
     // The person took the floor back: their last words join what they say next.
     if (this.lastUserText) this.held = { text: this.lastUserText, until: Date.now() + 6_000 };
@@ -325,7 +324,6 @@ export class VoiceSocket {
   private host(): SystemToolHost {
     return {
       language: this.language,
-      voice: this.voice,
       send: (f) => this.conn.send(f),
       speakLine: async (text, voice) => {
         if (text) {
