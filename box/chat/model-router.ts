@@ -32,7 +32,10 @@ export class ModelRouter {
     await Promise.all(
       listed.models.map(async (m) => {
         const provider = listed.byId.get(m.id)!;
-        const probe = await Promise.race([provider.probe(m.id), new Promise<null>((r) => setTimeout(() => r(null), timeout))]).catch(() => null);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<null>((r) => (timer = setTimeout(() => r(null), timeout)));
+        const probe = await Promise.race([provider.probe(m.id), late]).catch(() => null);
+        clearTimeout(timer);
         if (probe) probes.set(m.id, probe);
       }),
     );

@@ -174,7 +174,7 @@ export class LiveSession {
 
   private invalidateFrom(frame: number): void {
     this.generation++;
-    for (const k of [...this.rendered.keys()]) if (k >= frame) this.recycle(k);
+    for (const k of this.rendered.keys()) if (k >= frame) this.recycle(k);
     this.renderNext = Math.max(frame, this.emitted + 1);
     this.pump();
   }
@@ -189,7 +189,7 @@ export class LiveSession {
   private frameAt(i: number): SourceFrame {
     this.emitted = i;
     const pic = this.rendered.get(i);
-    for (const k of [...this.rendered.keys()]) if (k < i) this.recycle(k);
+    for (const k of this.rendered.keys()) if (k < i) this.recycle(k);
     if (pic) {
       if (this.lastOwned && this.lastShown !== pic) this.pool.push(this.lastShown);
       this.lastShown = pic;
