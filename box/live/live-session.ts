@@ -12,6 +12,7 @@ import type { ResolvedAvatar } from "../avatars/registry.ts";
 import { IdleAnimator } from "./idle-animator.ts";
 import { SpeechTimeline, type Scheduled, type UtteranceInput } from "./speech-timeline.ts";
 import type { ClientContext } from "./client-context.ts";
+import type { SessionExpiry } from "./session-end.ts";
 
 export interface LiveSessionOptions {
   renderer: FaceRenderer;
@@ -50,6 +51,11 @@ export class LiveSession {
   private closed = false;
   private onClose: () => void = () => {};
   readonly closedPromise = new Promise<void>((r) => (this.onClose = r));
+  /** When /connect opened it, and the last thing that counted as activity (ms since the epoch). */
+  readonly startedAt = Date.now();
+  private activeAt = this.startedAt;
+  /** Set when an idle window or a ceiling ended the session (sockets report it); null otherwise. */
+  expiry: SessionExpiry | null = null;
 
   private constructor(
     public avatar: ResolvedAvatar,
@@ -133,8 +139,19 @@ export class LiveSession {
     while (!this.closed && this.speaking && Date.now() < deadline) await new Promise((r) => setTimeout(r, 40));
   }
 
+  /** Something happened on the session (a turn, speech heard, a client message). */
+  touch(): void {
+    this.activeAt = Date.now();
+  }
+
+  /** Activity for the idle window: the avatar speaking counts, so a long reply never idles out. */
+  get lastActivity(): number {
+    return this.speaking ? Date.now() : this.activeAt;
+  }
+
   /** Queues an utterance after whatever is queued; it starts with the next frame at the earliest. */
   say(u: UtteranceInput): Scheduled {
+    this.touch();
     const earliest = this.emitted + 1;
     const s = this.timeline.enqueue(u, earliest);
     if (s.startFrame < this.renderNext) this.invalidateFrom(s.startFrame);
@@ -153,9 +170,11 @@ export class LiveSession {
     return cut;
   }
 
-  close(): void {
+  /** Ends the session: media stops at once. `expiry` says which window ran out, if one did. */
+  close(expiry: SessionExpiry | null = null): void {
     if (this.closed) return;
     this.closed = true;
+    this.expiry = expiry;
     this.media?.close();
     if (this.playing) this.emit({ kind: "end", utterance: this.playing, interrupted: true });
     this.playing = null;

@@ -1,9 +1,12 @@
 // Implements: fact 1 — one live session per box; a new /connect or /offer closes the previous
-// one; POST /disconnect tears down synchronously.
+// one; POST /disconnect tears down synchronously. Voice session end: the idle window and the
+// box's ceiling end the live session itself (media stops, /api/talk is 409, a new mic socket
+// is refused 4002), whatever sockets are open or not.
 import type { LiveControl } from "../system/live.ts";
 import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
 import type { ClientContext } from "./client-context.ts";
 import { LiveSession, type LiveSessionOptions } from "./live-session.ts";
+import { windowRunOut, type SessionExpiry, type SessionWindows } from "./session-end.ts";
 
 export class LiveSessions implements LiveControl {
   current: LiveSession | null = null;
@@ -13,6 +16,7 @@ export class LiveSessions implements LiveControl {
   constructor(
     private readonly registry: AvatarRegistry,
     private readonly options: LiveSessionOptions,
+    private readonly windows: SessionWindows = { idleSeconds: 300, maxSeconds: 3600, checkEveryMs: 1000 },
   ) {}
 
   /** Opens one after another, so connects racing each other still leave exactly one session. */
@@ -22,7 +26,13 @@ export class LiveSessions implements LiveControl {
       const { session, answer } = await LiveSession.open(offer, avatar, ctx, this.options);
       this.current = session;
       this.registry.active = avatar.variant;
+      const watchdog = setInterval(() => {
+        const ran = windowRunOut(Date.now(), session, this.windows);
+        if (ran) this.expire(session, ran);
+      }, this.windows.checkEveryMs);
+      watchdog.unref?.();
       void session.closedPromise.then(() => {
+        clearInterval(watchdog);
         if (this.current === session) this.current = null;
       });
       for (const l of this.openedListeners) l(session);
@@ -45,6 +55,12 @@ export class LiveSessions implements LiveControl {
     const s = this.current;
     this.current = null;
     s?.close();
+  }
+
+  /** A window ran out (the box's, or one a socket asked for): the session ends and says why. */
+  expire(session: LiveSession, expiry: SessionExpiry): void {
+    if (this.current === session) this.current = null;
+    session.close(expiry);
   }
 
   interrupt(): void {

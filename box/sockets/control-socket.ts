@@ -8,6 +8,7 @@ import type { TurnEngine } from "../chat/turn-engine.ts";
 import type { ToolCalls } from "../chat/tool-calls.ts";
 import { ClauseSplitter } from "../chat/clause-splitter.ts";
 import type { LiveSessions } from "../live/manager.ts";
+import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
 import type { AvatarRegistry } from "../avatars/registry.ts";
 import type { SocketConn, SocketRoute } from "./conn.ts";
@@ -43,15 +44,23 @@ class ControlSocket {
     private readonly d: ControlSocketDeps,
   ) {
     const policy = { ...d.policy, maxSeconds: maxLengthFrom(conn.query, d.policy.maxSeconds) };
-    this.session = new SocketSession(conn, d.auth, policy, () => this.tracker.close());
+    // Its idle clock is shared with the live session, and its ceiling is one more ceiling on that session.
+    const binding = { current: () => d.sessions.live(), expire: d.sessions.expire.bind(d.sessions) };
+    this.session = new SocketSession(conn, d.auth, policy, () => this.tracker.close(), binding);
     this.tracker = new SpeechTracker((type, correlationId) => conn.send({ type, correlationId }));
   }
 
   open(): void {
     const live = this.d.sessions.live();
-    this.tracker.follow(live);
+    this.follow(live);
     this.conn.send({ type: "session_ready", sessionId: this.conn.id, avatar: live?.avatar.variant ?? this.d.registry.active, tones: [...TONES] });
     this.session.start();
+  }
+
+  /** Follows a live session; when a window ends it, this socket hears `session_expired` too. */
+  follow(live: LiveSession | null): void {
+    this.tracker.follow(live);
+    if (live) void live.closedPromise.then(() => live.expiry && this.session.expired(live.expiry));
   }
 
   close(): void {
@@ -175,7 +184,7 @@ const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 export function controlSocketRoute(d: ControlSocketDeps): SocketRoute {
   const sockets = new Map<string, ControlSocket>();
   d.sessions.onOpened((s) => {
-    for (const sock of sockets.values()) sock.tracker.follow(s);
+    for (const sock of sockets.values()) sock.follow(s);
   });
   return {
     path: "/api/session/ws",

@@ -1,17 +1,23 @@
 // Implements: Authentication points 6-7 on sockets (credential frozen per socket, renewed by
 // `auth`, `auth_required` once per lapse, revoked → fatal error + 4004) and the session end
 // rows for idle (4007) and maximum length (4008). Heartbeats and pauses are not activity.
+// A socket driving the live session shares its idle clock, and a window that runs out on the
+// socket ends the live session itself: every socket on it then hears `session_expired`.
 import type { Authenticator } from "../auth/principal.ts";
+import type { LiveSession } from "../live/live-session.ts";
+import { CLOSE, windowRunOut, type SessionExpiry, type SessionWindows } from "../live/session-end.ts";
 import type { SocketConn } from "./conn.ts";
 
-export interface SocketPolicy {
-  idleSeconds: number;
-  /** null: no ceiling. */
-  maxSeconds: number | null;
-  checkEveryMs: number;
-}
+export type SocketPolicy = SessionWindows;
+export { CLOSE };
 
-export const CLOSE = { revoked: 4004, idle: 4007, maxLength: 4008 } as const;
+/** The live session a socket drives, and how a window that ran out on the socket ends it. */
+export interface LiveBinding {
+  current(): LiveSession | null;
+  expire(session: LiveSession, expiry: SessionExpiry): void;
+  /** The socket's credential was revoked (the mic socket's voice session ends with it). */
+  revoked?(): void;
+}
 
 export class SocketSession {
   private readonly startedAt: number;
@@ -26,9 +32,11 @@ export class SocketSession {
     private readonly auth: Authenticator,
     private readonly policy: SocketPolicy,
     private readonly onEnd: () => void,
+    private readonly live: LiveBinding | null = null,
     private readonly now: () => number = () => Date.now(),
   ) {
     this.startedAt = this.lastActivity = now();
+    live?.current()?.touch(); // opening a socket on the session is the client engaging with it
   }
 
   start(): void {
@@ -42,6 +50,7 @@ export class SocketSession {
 
   activity(): void {
     this.lastActivity = this.now();
+    this.live?.current()?.touch();
   }
 
   /** `auth {token}`: a fresh credential for the same identity; answered with `auth_state`. */
@@ -70,13 +79,12 @@ export class SocketSession {
     this.conn.close(code, error);
   }
 
-  private expire(reason: "idle" | "max_length", seconds: number): void {
-    if (this.ended) return;
-    const code = reason === "idle" ? CLOSE.idle : CLOSE.maxLength;
-    const message = reason === "idle" ? `The session sat idle for ${seconds} seconds and was released.` : `The session reached its allowed length of ${seconds} seconds.`;
+  /** The live session ended on a window (this socket's or another's): `session_expired`, then its close code. */
+  expired(e: SessionExpiry): void {
+    if (this.ended || this.conn.closed) return;
     this.end();
-    this.conn.send({ type: "session_expired", reason, message, seconds, code });
-    this.conn.close(code, message);
+    this.conn.send({ type: "session_expired", reason: e.reason, message: e.message, seconds: e.seconds, code: e.code });
+    this.conn.close(e.code, e.message);
   }
 
   private end(): void {
@@ -92,16 +100,23 @@ export class SocketSession {
       if (this.conn.secret && !this.auth.open) {
         const status = await this.auth.status(this.conn.secret).catch(() => "live" as const);
         if (this.ended) return;
-        if (status === "revoked") return this.fatal("The credential behind this session was revoked; sign in again.", CLOSE.revoked);
+        if (status === "revoked") {
+          this.fatal("The credential behind this session was revoked; sign in again.", CLOSE.revoked);
+          return this.live?.revoked?.();
+        }
         if (status === "expired" && !this.lapsed) {
           this.lapsed = true;
           this.conn.send({ type: "auth_required", message: "The credential has aged out; send a fresh one with an auth message. The session continues." });
         } else if (status === "live") this.lapsed = false;
       }
-      const t = this.now();
-      const { maxSeconds, idleSeconds } = this.policy;
-      if (maxSeconds && t - this.startedAt >= maxSeconds * 1000) return this.expire("max_length", maxSeconds);
-      if (t - this.lastActivity >= idleSeconds * 1000) return this.expire("idle", idleSeconds);
+      // Activity anywhere on the live session (a typed turn, the other socket) keeps this one alive too.
+      const session = this.live?.current() ?? null;
+      const lastActivity = Math.max(this.lastActivity, session?.lastActivity ?? 0);
+      const ran = windowRunOut(this.now(), { startedAt: this.startedAt, lastActivity }, this.policy);
+      if (!ran) return;
+      // The session ends, and with it every socket on it (this one included); without one, just this socket.
+      if (session) this.live!.expire(session, ran);
+      if (!this.ended) this.expired(ran);
     } finally {
       this.checking = false;
     }

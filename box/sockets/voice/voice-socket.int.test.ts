@@ -320,15 +320,22 @@ describe("voice socket session end", () => {
     await migrateKeyTable(kt);
     await kt.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', 'dev@x.test', 0)", args: [sha256Hex("table_key")] });
     const b = await spawnBox({ BOX_KEY_TABLE_URL: url, BOX_ASR: "pocketsphinx", BOX_SOCKET_CHECK_MS: "100" });
-    const m = new WrtcClient(5);
-    try {
+    let m = new WrtcClient(5);
+    const goLive = async () => {
+      m = new WrtcClient(5);
       await m.connect(async (offer) => (await (await fetch(b.url + "/connect", { method: "POST", headers: { "x-api-key": "table_key", "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any);
       await m.waitForFirstFrame(20_000);
+    };
+    try {
+      await goLive();
       const short = new WsClient(wsUrl(b) + "?max_session_length_seconds=1", { "x-api-key": "table_key" });
       await short.waitType("ready", 15_000);
       expect(await short.waitType("session_expired", 5000)).toMatchObject({ reason: "max_length", seconds: 1, code: 4008 });
       await short.closed;
       expect(short.closeCode).toBe(4008);
+      // The ceiling ended the live session: go live again first.
+      m.close();
+      await goLive();
 
       const ws = new WsClient(wsUrl(b) + "?session_token=table_key");
       await ws.waitType("ready", 15_000);
@@ -336,6 +343,9 @@ describe("voice socket session end", () => {
       expect(await ws.waitFor((f) => f.type === "error" && f.fatal === true, 5000)).toMatchObject({ code: 4004 });
       await ws.closed;
       expect(ws.closeCode).toBe(4004);
+      // Revocation ends the voice session itself: nothing streams on.
+      const health = (await (await fetch(b.url + "/health")).json()) as { speaking_face: string | null };
+      expect(health.speaking_face).toBeNull();
     } finally {
       m.close();
       await b.stop();

@@ -58,7 +58,9 @@ export class VoiceSocket {
     private readonly live: LiveSession,
   ) {
     const policy = { ...d.policy, maxSeconds: maxLengthFrom(conn.query, d.policy.maxSeconds) };
-    this.session = new SocketSession(conn, d.auth, policy, () => this.teardown());
+    // The mic socket drives the voice session: its windows and a revocation end the live session.
+    const binding = { current: () => (live.isClosed ? null : live), expire: d.sessions.expire.bind(d.sessions), revoked: () => d.disconnect() };
+    this.session = new SocketSession(conn, d.auth, policy, () => this.teardown(), binding);
     this.pause = new PauseState(d.pauseMaxSeconds, (reason) =>
       conn.send({ type: "action", name: "pause_conversation", label: ACTION_LABELS.pause_conversation, paused: false, reason }),
     );
@@ -82,7 +84,8 @@ export class VoiceSocket {
     if (this.conn.closed) return this.teardown();
     this.ready = true;
     this.session.start();
-    void this.live.closedPromise.then(() => this.conn.close(1000, "the live session ended"));
+    // A window that ran out is reported (4007/4008); any other end (/disconnect, a new /connect) is a plain 1000.
+    void this.live.closedPromise.then(() => (this.live.expiry ? this.session.expired(this.live.expiry) : this.conn.close(1000, "the live session ended")));
     this.conn.send({ type: "ready", sample_rate: 16000, voice_origin: "box" });
   }
 
