@@ -7,11 +7,14 @@ import { to48k, resample } from "../voice/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
 import type { UtteranceInput } from "./speech-timeline.ts";
+import { isOutage, type CallOutcome } from "../readiness/upstream-health.ts";
 
 export class Speaker {
   constructor(
     private readonly engine: VoiceEngine | null,
     private readonly fps = 25,
+    /** The engine's health (readiness `tts_state`): every synthesis passes here, so it reports here. */
+    private readonly health: CallOutcome | null = null,
   ) {}
 
   get available(): boolean {
@@ -22,8 +25,11 @@ export class Speaker {
   async synthesize(text: string, voice?: string): Promise<Utterance> {
     if (!this.engine || !this.engine.ready) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
     try {
-      return await this.engine.synthesize(text, { voice });
+      const u = await this.engine.synthesize(text, { voice });
+      this.health?.succeeded();
+      return u;
     } catch (err) {
+      if (isOutage(err)) this.health?.failed(err);
       if (err instanceof UpstreamError && err.status === 404) throw new ApiError(400, "unknown_voice", err.message);
       throw new ApiError(502, "tts_failed", `The voice engine failed: ${(err as Error).message}`);
     }

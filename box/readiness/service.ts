@@ -1,8 +1,13 @@
 // Implements: Resources: Readiness (GET /api/chat/status), scoped to the calling credential.
+import { clause, sentence } from "./sentence.ts";
 
 export interface SubsystemState {
-  /** `ready`, `starting`, or a failure state: `not_configured`, `unavailable`, `failed`. */
-  state: "ready" | "starting" | "not_configured" | "unavailable" | "failed";
+  /**
+   * `ready`, `starting` (a check is in flight: poll), or a failure state: `not_configured` (nothing
+   * is set up), `unavailable` (not reached since the box started), `failing` (worked, then calls
+   * in a row failed). The last two are re-checked with backoff (upstream-health.ts).
+   */
+  state: "ready" | "starting" | "not_configured" | "unavailable" | "failing";
   detail: string;
 }
 
@@ -37,8 +42,8 @@ export async function readiness(sources: ReadinessSources, subject: string): Pro
   const llmOk = llm.state === "ready";
   const ttsOk = tts.state === "ready";
   const down: string[] = [];
-  if (!llmOk) down.push(`language model ${llm.state.replace("_", " ")}: ${llm.detail}`);
-  if (!ttsOk) down.push(`voice engine ${tts.state.replace("_", " ")}: ${tts.detail}`);
+  if (!llmOk) down.push(whatIsDown("the language model", llm));
+  if (!ttsOk) down.push(whatIsDown("the voice engine", tts));
   return {
     ready: llmOk && ttsOk,
     llm: llmOk,
@@ -49,12 +54,16 @@ export async function readiness(sources: ReadinessSources, subject: string): Pro
     voice_provider: tts.provider,
     llm_state: llm.state,
     tts_state: tts.state,
-    llm_detail: llm.detail,
-    tts_detail: tts.detail,
+    llm_detail: llmOk ? "" : clause(llm.detail),
+    tts_detail: ttsOk ? "" : clause(tts.detail),
     starting: llm.state === "starting" || tts.state === "starting",
     voice_notice: tts.notice,
-    reason: down.length ? capitalise(down.join("; ")) + "." : "",
+    reason: sentence(down),
   };
 }
 
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** "the language model is failing (why)": the detail in brackets so its own colons stay inside. */
+function whatIsDown(subject: string, s: SubsystemState): string {
+  const why = clause(s.detail);
+  return `${subject} is ${s.state.replaceAll("_", " ")}${why ? ` (${why})` : ""}`;
+}

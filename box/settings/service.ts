@@ -12,23 +12,47 @@ export interface SettingsContext {
 }
 
 export class SettingsService {
-  private readonly cache = new Map<string, SettingsRecord>();
+  /** Stored records (null: none yet); defaults are merged at each read, see read(). */
+  private readonly cache = new Map<string, Partial<SettingsRecord> | null>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Whether saves reach the database: probed at start, then what the latest save showed. */
+  private savesWork: boolean | null = null;
+  private readonly probe: Promise<boolean>;
 
   constructor(
     private readonly store: SettingsStore,
     private readonly ctx: SettingsContext,
     private readonly durable: boolean,
-  ) {}
+  ) {
+    // At start, so a box whose settings table cannot take a save says so before anyone saves.
+    this.probe = durable ? this.probeSaves() : Promise.resolve(false);
+  }
+
+  /** `persisted` of the read envelope: true only while a save would survive the box. */
+  async persisted(): Promise<boolean> {
+    if (!this.durable) return false;
+    return this.savesWork ?? (await this.probe);
+  }
+
+  private probeSaves(): Promise<boolean> {
+    return this.store.probeSave().then(
+      () => (this.savesWork ??= true),
+      (err) => {
+        console.error(JSON.stringify({ level: "error", msg: "settings cannot be saved: GET /api/settings answers persisted: false", error: String(err?.cause ?? err) }));
+        return (this.savesWork ??= false);
+      },
+    );
+  }
 
   async read(subject: string): Promise<SettingsRecord> {
-    const hit = this.cache.get(subject);
-    if (hit) return hit;
-    const stored = await this.store.get(subject).catch(() => null);
-    // Stored fields win over today's defaults, so a record keeps what its owner chose.
-    const record = { ...defaultSettings(this.ctx.catalogue()), ...(stored ?? {}) } as SettingsRecord;
-    this.cache.set(subject, record);
-    return record;
+    let stored = this.cache.get(subject);
+    if (stored === undefined) {
+      stored = (await this.store.get(subject).catch(() => null)) as Partial<SettingsRecord> | null;
+      this.cache.set(subject, stored);
+    }
+    // Stored fields win over today's defaults, so a record keeps what its owner chose; the defaults
+    // follow the catalogue, which fills in when a provider that was down at boot comes back.
+    return { ...defaultSettings(this.ctx.catalogue()), ...(stored ?? {}) } as SettingsRecord;
   }
 
   async envelope(subject: string) {
@@ -38,7 +62,7 @@ export class SettingsService {
       effort_levels: [...EFFORT_LEVELS],
       reasoning_levels: [...REASONING_LEVELS],
       tts_providers: this.ctx.ttsProviders(),
-      persisted: this.durable,
+      persisted: await this.persisted(),
     };
   }
 
@@ -54,7 +78,9 @@ export class SettingsService {
       try {
         await this.store.put(subject, next);
         saved = this.durable;
+        this.savesWork = true;
       } catch (err) {
+        this.savesWork = false;
         console.error(JSON.stringify({ level: "error", msg: "settings write failed", error: String(err) }));
       }
       this.cache.set(subject, next);

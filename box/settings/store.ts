@@ -3,6 +3,9 @@ import { eq } from "drizzle-orm";
 import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import { settingsRecords } from "../db/schema.ts";
 
+// No credential subject looks like this (they are "open", "key:…" or "owner:…").
+const PROBE_SUBJECT = "probe:settings-store";
+
 export class SettingsStore {
   constructor(private readonly db: LibSQLDatabase) {}
 
@@ -22,5 +25,12 @@ export class SettingsStore {
       .insert(settingsRecords)
       .values({ subject, record: json, updatedAt: now })
       .onConflictDoUpdate({ target: settingsRecords.subject, set: { record: json, updatedAt: now } });
+  }
+
+  /** Throws when a save cannot work now (a table of the wrong shape, a read-only file): writes and
+   *  removes a probe row the way a save would. The box is the only writer of its database. */
+  async probeSave(): Promise<void> {
+    await this.put(PROBE_SUBJECT, {});
+    await this.db.delete(settingsRecords).where(eq(settingsRecords.subject, PROBE_SUBJECT));
   }
 }

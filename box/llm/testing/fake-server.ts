@@ -43,7 +43,8 @@ export abstract class FakeServer {
     return this.queue.shift() ?? this.options.defaultScript ?? [{ text: "ok" }];
   }
 
-  async listen(): Promise<this> {
+  /** Port 0 picks a free one; a fixed port brings a provider back where a box already points. */
+  async listen(port = 0): Promise<this> {
     const onRequest = (req: FakeRequest, res: FakeResponse) => void this.dispatch(req, res);
     const server = this.protocol === "h2c" ? createH2c(onRequest) : createHttp1(onRequest);
     server.on("connection", (s: Socket) => {
@@ -51,7 +52,7 @@ export abstract class FakeServer {
       s.once("close", () => this.sockets.delete(s));
     });
     this.server = server;
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     this.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
