@@ -34,8 +34,15 @@ export const BoxEnv = Type.Object({
     deepgram: Type.Optional(Type.Object({ url: Type.Optional(Type.String()), apiKey: Type.String() })),
     grammar: Type.Optional(Type.Array(Type.String())),
   }),
+  /** Retention of reply WAVs made by POST /api/chat without a live session (null: no limit). */
+  replyAudio: Type.Object({
+    maxAgeSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    maxBytesPerSubject: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  }),
   /** Longest pause_conversation (the spec's 90 s; lowered only by tests). */
   pauseMaxSeconds: Type.Integer({ minimum: 1, maximum: 90 }),
+  /** Readiness: first re-check of a down model provider or voice engine (doubles, capped at 30 s). */
+  readiness: Type.Object({ retryMs: Type.Integer({ minimum: 1 }) }),
   /** Language-model providers; one is on when its base URL (or region) is set. */
   llm: Type.Object({
     openai: Type.Optional(Type.Object({ baseUrl: Type.String(), apiKey: Type.Optional(Type.String()) })),
@@ -58,6 +65,13 @@ function int(v: string | undefined, fallback: number | null): number | null {
   const n = Number(v);
   if (!Number.isInteger(n)) throw new Error(`not an integer: ${v}`);
   return n;
+}
+
+/** A non-negative number of megabytes (2^20 bytes; fractions allowed) as bytes; 0 means no cap. */
+function megabytes(v: string | undefined, fallback: number): number | null {
+  const n = v === undefined || v.trim() === "" ? fallback : Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a size in MB: ${v}`);
+  return n === 0 ? null : Math.max(1, Math.round(n * 1024 * 1024));
 }
 
 function jsonList(v: string, name: string): string[] {
@@ -94,7 +108,12 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
       ...(env.BOX_DEEPGRAM_API_KEY ? { deepgram: { url: env.BOX_DEEPGRAM_URL || undefined, apiKey: env.BOX_DEEPGRAM_API_KEY } } : {}),
       ...(env.BOX_ASR_GRAMMAR ? { grammar: jsonList(env.BOX_ASR_GRAMMAR, "BOX_ASR_GRAMMAR") } : {}),
     },
+    replyAudio: {
+      maxAgeSeconds: int(env.BOX_REPLY_AUDIO_MAX_AGE_SECONDS, 86_400) || null,
+      maxBytesPerSubject: megabytes(env.BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT, 50),
+    },
     pauseMaxSeconds: int(env.BOX_PAUSE_MAX_SECONDS, 90),
+    readiness: { retryMs: int(env.BOX_READINESS_RETRY_MS, 2000) },
     llm: {
       ...(env.BOX_OPENAI_BASE_URL ? { openai: { baseUrl: env.BOX_OPENAI_BASE_URL, apiKey: env.BOX_OPENAI_API_KEY } } : {}),
       ...(env.BOX_ANTHROPIC_BASE_URL ? { anthropic: { baseUrl: env.BOX_ANTHROPIC_BASE_URL, apiKey: env.BOX_ANTHROPIC_API_KEY } } : {}),

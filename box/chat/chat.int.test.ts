@@ -11,7 +11,7 @@ let fake: FakeOpenAi;
 let box: RunningBox;
 
 const H = { "x-api-key": KEY, "content-type": "application/json" };
-const chat = (body: unknown, headers: Record<string, string> = {}) => fetch(box.url + "/api/chat", { method: "POST", headers: { ...H, ...headers }, body: JSON.stringify(body) });
+const chat = (body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) => fetch(box.url + "/api/chat", { method: "POST", headers: { ...H, ...headers }, body: JSON.stringify(body), signal });
 const post = async (path: string, body: unknown) => {
   const r = await fetch(box.url + path, { method: "POST", headers: H, body: JSON.stringify(body) });
   return { status: r.status, json: (await r.json()) as any };
@@ -26,11 +26,13 @@ async function frames(res: Response, onFrame?: (f: any) => Promise<void> | void)
 }
 
 const TOOL = { name: "book_table", description: "Book a table", mode: "await_result", timeout_seconds: 2, parameters: { type: "object", properties: { people: { type: "integer" } }, required: ["people"] } };
+const WAIT_LONG = { name: "wait_long", description: "Wait for the application", mode: "await_result", timeout_seconds: 10, parameters: { type: "object", properties: {} } };
+const BOOK_PHRASE = "Let me book that for you.";
 
 beforeAll(async () => {
   fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] });
   box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_MODERATION_WORDS: "darn" });
-  const r = await post("/api/settings", { tools: [TOOL, { ...TOOL, name: "notify_crm", mode: "fire_and_forget" }], emotion_responsive: true });
+  const r = await post("/api/settings", { tools: [TOOL, { ...TOOL, name: "notify_crm", mode: "fire_and_forget" }, WAIT_LONG], tool_phrases: { book_table: { en: BOOK_PHRASE } }, emotion_responsive: true });
   expect(r.status).toBe(200);
 });
 afterAll(async () => {
@@ -140,10 +142,12 @@ describe("NDJSON stream", () => {
         dispositions.push((await post("/api/chat/tool_result", { call_id: f.call_id, ok: true, result: {} })).json);
       }
     });
-    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool_call_completed", "reply"]);
+    // A custom tool shows its viewer label (the tool_phrases line) once the application has the call.
+    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool", "tool_call_completed", "reply"]);
     expect(fs[0]).toEqual({ type: "tool_call_started", call_id: fs[1].call_id, name: "book_table", mode: "await_result" });
     expect(fs[1]).toEqual({ type: "tool_call", call_id: expect.any(String), name: "book_table", args: { people: 2 }, mode: "await_result", timeout_seconds: 2 });
-    expect(fs[2]).toMatchObject({ name: "book_table", duration_ms: expect.any(Number) });
+    expect(fs[2]).toEqual({ type: "tool", name: "book_table", label: BOOK_PHRASE });
+    expect(fs[3]).toMatchObject({ name: "book_table", duration_ms: expect.any(Number) });
     expect(dispositions[0]).toEqual({ ok: true, disposition: "accepted" });
     expect(dispositions[1]).toMatchObject({ ok: false, disposition: "ignored", reason: expect.stringMatching(/already/) });
     const toolMsg = fake.lastRequest!.body.messages.find((m: any) => m.role === "tool");
@@ -185,7 +189,8 @@ describe("NDJSON stream", () => {
     const fs = await frames(await chat({ message: "x", stream: true }), (f) => {
       if (f.type === "tool_call") callId = f.call_id;
     });
-    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool_call_completed", "reply"]);
+    expect(fs.map((f) => f.type)).toEqual(["tool_call_started", "tool_call", "tool", "tool_call_completed", "reply"]);
+    expect(fs[2]).toEqual({ type: "tool", name: "notify_crm", label: "Working on it" }); // no tool_phrases line: the generic label
     expect((await post("/api/chat/tool_result", { call_id: callId, ok: true })).json).toMatchObject({ ok: false, reason: expect.stringMatching(/fire-and-forget/) });
 
     fake.enqueue([{ toolCall: { name: "calculate", args: { expression: "6*7" } } }], [{ text: "It is 42." }]);
@@ -209,6 +214,36 @@ describe("NDJSON stream", () => {
     await Promise.all(done.map((r) => frames(r)));
     fake.enqueue([{ text: "Free again." }]);
     expect((await chat({ message: "again", stream: true })).status).toBe(200);
+  });
+
+  it("a streamed turn whose caller closes its stream ends: its slot is free and its waiting call fails session_closed", async () => {
+    fake.enqueue(...Array.from({ length: 8 }, () => [{ toolCall: { name: "wait_long", args: {} } }]));
+    const callers = Array.from({ length: 8 }, () => new AbortController());
+    // Eight turns each waiting on an await_result call (10 s timeout) that nobody will answer.
+    const callIds = await Promise.all(
+      callers.map(async (caller) => {
+        for await (const f of ndjsonFrames(await chat({ message: "wait", stream: true }, {}, caller.signal))) if (f.type === "tool_call") return f.call_id as string;
+        throw new Error("no tool_call frame");
+      }),
+    );
+    const refused = await chat({ message: "ninth", stream: true });
+    expect(refused.status).toBe(429);
+    await refused.body?.cancel();
+    const closedAt = performance.now();
+    for (const caller of callers) caller.abort();
+    // The box notices the closed connections at once; allow it a few seconds, well inside the calls' 10 s.
+    let ninth = await chat({ message: "ninth", stream: true });
+    while (ninth.status === 429 && performance.now() - closedAt < 5000) {
+      await ninth.body?.cancel();
+      await new Promise((r) => setTimeout(r, 50));
+      ninth = await chat({ message: "ninth", stream: true });
+    }
+    expect(ninth.status).toBe(200);
+    expect((await frames(ninth)).at(-1)).toMatchObject({ type: "reply" });
+    // Each call already ended as session_closed (not timeout): a result for it now is ignored so.
+    for (const id of callIds) {
+      expect((await post("/api/chat/tool_result", { call_id: id, ok: true, result: 1 })).json).toEqual({ ok: false, disposition: "ignored", reason: "the session that owned the call has closed" });
+    }
   });
 });
 
@@ -267,6 +302,16 @@ describe("with a live session", () => {
     expect(bad.map((f) => f.type)).toEqual(["reply_chunk", "error"]);
     expect(bad[1]).toEqual({ type: "error", error: expect.any(String) });
   });
+
+  it("a custom tool's label joins the reply's tools", async () => {
+    fake.enqueue([{ toolCall: { name: "book_table", args: { people: 2, response_to_user: "One moment." } } }], [{ text: "Booked for two." }]);
+    const fs = await frames(await chat({ message: "book", stream: true }), async (f) => {
+      if (f.type === "tool_call") await post("/api/chat/tool_result", { call_id: f.call_id, ok: true, result: { table: 7 } });
+    });
+    expect(fs.find((f) => f.type === "tool")).toEqual({ type: "tool", name: "book_table", label: BOOK_PHRASE });
+    expect(fs.at(-1)).toMatchObject({ type: "reply", streamed: true, tools: [BOOK_PHRASE] });
+    expect(fs.at(-1)!.reply).toContain("Booked for two.");
+  }, 30_000);
 
   it("an interrupt before anything was said ends the stream with error {interrupted: true}", async () => {
     fake.enqueue([{ text: "You will never hear this sentence at all. " }, { delayMs: 3000 }, { text: "Nor this." }]);

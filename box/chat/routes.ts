@@ -83,7 +83,7 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         const replyBody = async (o: TurnOutcome) =>
           session
             ? { reply: o.reply, tone: o.tone, avatar: session.speakingFace, tools: o.tools, streamed: true as const, identity, tones: [...TONES], voice_notice: "" }
-            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, voice), identity, tones: [...TONES], voice_notice: "" };
+            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, voice, principal.subject), identity, tones: [...TONES], voice_notice: "" };
 
         if (!stream) {
           const out = await d.engine.run(prepared, { subject: principal.subject, message, kind: session ? "live" : "one_shot", session, voice, offerCustomTools: false, toolOwner: principal.subject, emit: () => true });
@@ -93,6 +93,18 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         const count = streaming.get(principal.subject) ?? 0;
         if (count >= MAX_STREAMED_TURNS) throw new ApiError(429, "too_many_turns", `At most ${MAX_STREAMED_TURNS} streamed turns can run at once per credential.`);
         streaming.set(principal.subject, count + 1);
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          const left = (streaming.get(principal.subject) ?? 1) - 1;
+          if (left > 0) streaming.set(principal.subject, left);
+          else streaming.delete(principal.subject);
+        };
+        // Bun aborts request.signal when the client closes the connection, before or after the
+        // response started: the turn is no longer answerable, so its slot is free at once.
+        const gone = request.signal;
+        gone.addEventListener("abort", release, { once: true });
         const nd = new NdjsonStream();
         const turn = d.engine
           .run(prepared, {
@@ -103,17 +115,20 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
             voice,
             offerCustomTools: true,
             toolOwner: principal.subject,
+            callerGone: gone,
             // Without a live session the words arrive as the one closing reply frame (with audio).
             emit: (e) => (session || e.type !== "reply_chunk" ? nd.write(e) : true),
           })
-          .then(async (o) => nd.write({ type: "reply", ...(await replyBody(o)) }))
+          // Nobody reads a reply whose caller left: no WAV is made for it.
+          .then(async (o) => gone.aborted || nd.write({ type: "reply", ...(await replyBody(o)) }))
           .catch((err) => {
             if (nd.written === 0) throw err; // nothing sent yet: answer with a status instead
             const e = err instanceof ApiError ? errorBody(err, "flat") : { error: err instanceof UpstreamError ? err.message : "The turn failed." };
             nd.write({ type: "error", error: e.error, ...(e.interrupted ? { interrupted: true } : {}) });
           })
           .finally(() => {
-            streaming.set(principal.subject, (streaming.get(principal.subject) ?? 1) - 1);
+            gone.removeEventListener("abort", release);
+            release();
             nd.end();
           });
         await Promise.race([nd.wroteFirst, turn.catch(() => undefined)]);

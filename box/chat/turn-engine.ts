@@ -59,6 +59,8 @@ export interface TurnRequest {
   systemTools?: SystemToolHooks;
   /** Reply language for tool phrases (voice sessions switch it with change_language). */
   language?: string;
+  /** Aborts when the caller's event stream closes: the turn ends, waiting calls fail `session_closed`. */
+  callerGone?: AbortSignal;
 }
 
 /** Voice sessions only: system tools end the turn (no further model round) when called. */
@@ -107,6 +109,15 @@ export class TurnEngine {
     const waiting = new Set<string>();
     const handle = { abort, waiting, live: req.session !== null };
     this.active.add(handle);
+    // Nobody is left to answer this turn's calls: they fail at once rather than at their timeout.
+    let gone = false;
+    const leave = () => {
+      gone = true;
+      abort.abort(new Error("the caller's event stream closed"));
+      for (const id of waiting) this.d.calls.fail(id, "session_closed");
+    };
+    if (req.callerGone?.aborted) leave();
+    else req.callerGone?.addEventListener("abort", leave, { once: true });
     const marker = new ToneMarker();
     const splitter = new ClauseSplitter();
     const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, req.voice, req.correlationId, abort.signal) : null;
@@ -198,7 +209,8 @@ export class TurnEngine {
       else failure = err;
     } finally {
       this.active.delete(handle);
-      for (const id of waiting) this.d.calls.fail(id, interrupted ? "cancelled" : "session_closed");
+      req.callerGone?.removeEventListener("abort", leave);
+      for (const id of waiting) this.d.calls.fail(id, interrupted && !gone ? "cancelled" : "session_closed");
     }
 
     // The transcript keeps what was said: for a live turn, the clauses that started playing.

@@ -1,5 +1,6 @@
 // Implements: tools within a turn — built-in tools run on the server (with their `tool` frame),
-// custom tools follow the Tool call lifecycle with the application holding the result.
+// custom tools follow the Tool call lifecycle with the application holding the result (and get
+// a `tool` frame too, once called).
 import type { CustomTool } from "../settings/schema.ts";
 import type { BuiltinTool } from "../tools/builtin/types.ts";
 import { runBuiltin } from "../tools/builtin/run-builtin.ts";
@@ -7,6 +8,9 @@ import type { ToolSpec } from "../llm/types.ts";
 import { checkToolArgs, offeredParameters } from "./tool-args.ts";
 import { resultForModel, type FailReason, type ToolCalls } from "./tool-calls.ts";
 import type { TurnEvent } from "./turn-events.ts";
+
+/** Viewer label of a custom tool without a `tool_phrases` line in the turn's language. */
+export const CUSTOM_TOOL_LABEL = "Working on it";
 
 export interface ToolRunContext {
   owner: string;
@@ -65,6 +69,10 @@ export class TurnTools {
       ctx.waiting.delete(callId);
       return failed("no_host", "The application could not be reached.");
     }
+    // "While a tool runs": the call is now with the application, as a built-in would be running.
+    const label = ctx.phraseFor(name) ?? CUSTOM_TOOL_LABEL;
+    ctx.emit({ type: "tool", name, label });
+    ctx.labels.push(label);
     if (def.mode === "fire_and_forget") {
       ctx.emit({ type: "tool_call_completed", call_id: callId, name, duration_ms: Math.round(performance.now() - started) });
       return resultForModel({ ok: true, result: { sent: true, note: "fire-and-forget: sent, not confirmed" } });
