@@ -1,6 +1,7 @@
 // Entry point: `bun box/main.ts`. Prints one JSON line `{"listening":"http://HOST:PORT"}` once up.
 import { readBoxEnv, startupRefusal } from "./env.ts";
 import { bootBox } from "./boot.ts";
+import { DatabaseUnusable } from "../shared/errors/database-unusable.ts";
 
 const env = readBoxEnv();
 const refusal = startupRefusal(env);
@@ -19,7 +20,12 @@ process.on("unhandledRejection", (reason) => {
   console.error(JSON.stringify({ level: "error", msg: "unhandled rejection", error: String((reason as Error)?.stack ?? reason) }));
 });
 
-const box = await bootBox(env);
+// An unusable box.db is the operator's to fix: one readable line (file, cause, what to do), no stack.
+const box = await bootBox(env).catch((err: unknown) => {
+  if (!(err instanceof DatabaseUnusable)) throw err;
+  console.error(err.logLine());
+  process.exit(1);
+});
 box.app.listen({ hostname: env.host, port: env.port });
 const port = box.app.server?.port ?? env.port;
 console.log(JSON.stringify({ listening: `http://${env.host}:${port}` }));

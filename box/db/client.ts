@@ -3,8 +3,9 @@ import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { databaseUnusable, quickCheck } from "../../shared/errors/database-unusable.ts";
 
 export interface BoxDb {
   client: Client;
@@ -13,14 +14,25 @@ export interface BoxDb {
   durable: boolean;
 }
 
+const FRESH = "the box makes a fresh one at start";
+
+/** Throws DatabaseUnusable (file, SQLite's cause, what to do) when box.db cannot be used. */
 export async function openBoxDb(dataDir: string | null): Promise<BoxDb> {
   let url = ":memory:";
+  const path = dataDir ? resolve(join(dataDir, "box.db")) : ":memory:";
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    url = `file:${join(dataDir, "box.db")}`;
+    url = `file:${path}`;
   }
   const client = createClient({ url });
   const db = drizzle(client);
-  await migrate(db, { migrationsFolder: fileURLToPath(new URL("./migrations", import.meta.url)), migrationsTable: "__box_migrations" });
+  try {
+    await quickCheck(client);
+    await migrate(db, { migrationsFolder: fileURLToPath(new URL("./migrations", import.meta.url)), migrationsTable: "__box_migrations" });
+  } catch (err) {
+    client.close();
+    throw databaseUnusable(err, path, "box", FRESH) ?? err;
+  }
   return { client, db, durable: url !== ":memory:" };
 }
+

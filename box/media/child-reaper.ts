@@ -1,6 +1,6 @@
 // Implements: DESIGN "The media path of one live session": encoder children die with the box.
 // Three layers: close() kills; exit/SIGTERM/SIGINT/SIGHUP handlers kill; and when the box is
-// SIGKILLed, each ffmpeg reads EOF on its stdin pipe and exits by itself (see encoder.test.ts).
+// SIGKILLed, the kernel kills each child at once (parent-death.ts; stdin EOF where setpriv is absent).
 import type { ChildProcess } from "node:child_process";
 
 const live = new Set<ChildProcess>();

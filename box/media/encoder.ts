@@ -3,7 +3,9 @@
 // A crashed ffmpeg is restarted (its first frame is a keyframe); the RTP timeline continues.
 import { spawn, type ChildProcess } from "node:child_process";
 import dgram from "node:dgram";
+import { accessSync, constants } from "node:fs";
 import { adoptChild } from "./child-reaper.ts";
+import { diesWithParent } from "./parent-death.ts";
 import { isVp8KeyframeStart, RtpRetimer } from "./rtp-retimer.ts";
 
 export type EncoderKind = "video" | "audio";
@@ -65,14 +67,20 @@ export class FfmpegEncoder {
       socket.bind(0, "127.0.0.1", () => resolve());
     });
     const encoder = new FfmpegEncoder(options, socket);
-    const child = encoder.spawn();
     try {
+      // Checked here: behind the parent-death wrapper a missing binary would spawn fine and crash-loop.
+      if (encoder.ffmpegPath.includes("/")) accessSync(encoder.ffmpegPath, constants.X_OK);
+      const child = encoder.spawn();
       await new Promise((resolve, reject) => child.once("spawn", resolve).once("error", reject));
     } catch (err) {
       encoder.close();
-      throw new Error(`cannot start ${options.ffmpegPath ?? "/usr/bin/ffmpeg"}: ${(err as Error).message}`);
+      throw new Error(`cannot start ${encoder.ffmpegPath}: ${(err as Error).message}`);
     }
     return encoder;
+  }
+
+  private get ffmpegPath(): string {
+    return this.options.ffmpegPath ?? "/usr/bin/ffmpeg";
   }
 
   /** The ffmpeg process id now (null while restarting or closed). */
@@ -108,9 +116,8 @@ export class FfmpegEncoder {
     this.retimer.newSource();
     this.sender = null;
     this.startedAt = Date.now();
-    const child = spawn(this.options.ffmpegPath ?? "/usr/bin/ffmpeg", this.args(), {
-      stdio: ["pipe", "ignore", "pipe"],
-    });
+    const { command, args } = diesWithParent(this.ffmpegPath, this.args());
+    const child = spawn(command, args, { stdio: ["pipe", "ignore", "pipe"] });
     adoptChild(child);
     this.child = child;
     child.stdin!.on("error", () => {}); // EPIPE when ffmpeg dies; the exit handler restarts it

@@ -4,6 +4,7 @@ import { createClient, type Client } from "@libsql/client";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { quickCheck } from "../../shared/errors/database-unusable.ts";
 
 export interface OpenDbOptions {
   url: string;
@@ -23,7 +24,13 @@ export async function openPortalDb(opts: OpenDbOptions): Promise<Client> {
   if (path) mkdirSync(dirname(path), { recursive: true });
   const client = createClient({ url: opts.url, authToken: opts.authToken, timeout: 5000 });
   if (path) {
-    await client.execute("PRAGMA journal_mode = WAL");
+    try {
+      await client.execute("PRAGMA journal_mode = WAL");
+      await quickCheck(client);
+    } catch (err) {
+      client.close();
+      throw err;
+    }
   }
   return client;
 }
