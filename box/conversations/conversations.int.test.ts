@@ -52,7 +52,10 @@ describe("conversations over HTTP", () => {
     expect(p2.json.items).toHaveLength(1);
     expect(new Set([...p1.json.items, ...p2.json.items].map((r: any) => r.id))).toEqual(new Set(ids));
     expect((await call(A, "GET", "/conversations?limit=banana")).json.items).toHaveLength(3);
-    expect((await call(A, "GET", "/conversations?limit=-5")).json.items).toHaveLength(1);
+    // Not plain digits: the default 20 (all three rows here), not a clamp to 1.
+    expect((await call(A, "GET", "/conversations?limit=-5")).json.items).toHaveLength(3);
+    expect((await call(A, "GET", "/conversations?limit=%201")).json.items).toHaveLength(3);
+    expect((await call(A, "GET", "/conversations?limit=0")).json.items).toHaveLength(1);
   });
 
   it("400 on another credential's cursor; 404 on another's conversation", async () => {

@@ -9,6 +9,9 @@ import { ConversationStore } from "./store.ts";
 import { TranscriptFiles } from "./transcripts.ts";
 import { CursorCodec, pageLimit } from "./cursor.ts";
 import type { ApiError } from "../../shared/errors/api-error.ts";
+import { createBoxApp } from "../app.ts";
+import { Authenticator } from "../auth/principal.ts";
+import { conversationRoutes } from "./routes.ts";
 
 let dir: string;
 let db: BoxDb;
@@ -16,6 +19,7 @@ let clock = 1000;
 let svc: ConversationService;
 
 beforeEach(async () => {
+  clock = 1000;
   dir = mkdtempSync(join(tmpdir(), "conv-"));
   db = await openBoxDb(dir);
   svc = new ConversationService(new ConversationStore(db.db), new TranscriptFiles(join(dir, "t")), new CursorCodec(randomBytes(32)), () => clock);
@@ -28,8 +32,41 @@ afterEach(() => {
 const turn = (role: "user" | "assistant", text: string) => ({ role, text, ts: clock, tone: "happy" });
 
 describe("pageLimit", () => {
-  it.each([[null, 20], ["", 20], ["abc", 20], ["7", 7], ["500", 50], ["-3", 1], ["0", 1], ["1e3", 20], ["99999999999999999999", 50]])("%s → %s", (raw, n) => {
+  it.each([
+    [null, 20], ["", 20], ["abc", 20], ["7", 7], ["500", 50], ["0", 1], ["1e3", 20], ["99999999999999999999", 50],
+    // Only plain digits are a number here: a sign, a space, an exponent or a fraction uses the default.
+    ["-3", 20], ["-5", 20], [" 10", 20], ["10 ", 20], ["1e1", 20], ["10.5", 20], ["+10", 20], ["0x10", 20], ["１０", 20],
+  ])("%j → %s", (raw, n) => {
     expect(pageLimit(raw as string | null)).toBe(n);
+  });
+});
+
+describe("GET /conversations?limit= over the box app", () => {
+  it.each([
+    ["", 20], ["limit=", 20], ["limit=-5", 20], ["limit=%2010", 20], ["limit=10%20", 20], ["limit=1e1", 20], ["limit=10.5", 20],
+    ["limit=%2B10", 20], ["limit=+10", 20], ["limit=0", 1], ["limit=7", 7], ["limit=999", 25],
+  ])("?%s → %i rows", async (query, rows) => {
+    for (let i = 0; i < 25; i++) {
+      clock++;
+      await svc.appendTurns("open", [turn("user", `m${i}`)]);
+      await svc.reset("open");
+    }
+    const app = createBoxApp({ auth: new Authenticator([], null), allowedOrigins: [], routes: conversationRoutes(svc) });
+    const res = await app.handle(new Request(`http://localhost/conversations?${query}`));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { items: unknown[]; next_cursor: string | null };
+    expect(body.items).toHaveLength(rows);
+    expect(body.next_cursor === null).toBe(rows === 25);
+  });
+
+  it("clamps 999 to 50 rows", async () => {
+    for (let i = 0; i < 55; i++) {
+      clock++;
+      await svc.appendTurns("s1", [turn("user", `m${i}`)]);
+      await svc.reset("s1");
+    }
+    expect((await svc.list("s1", "999", null)).items).toHaveLength(50);
+    expect((await svc.list("s1", "-5", null)).items).toHaveLength(20);
   });
 });
 

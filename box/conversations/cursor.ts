@@ -35,9 +35,9 @@ export class CursorCodec {
   }
 }
 
-/** `limit`: default 20, clamped to 1..50; anything unparseable uses the default. */
+/** `limit`: plain digits only (no sign, space, exponent or fraction), else the default 20; clamped to 1..50. */
 export function pageLimit(raw: string | null): number {
-  if (raw === null || !/^\s*-?\d+\s*$/.test(raw)) return 20;
+  if (raw === null || !/^[0-9]+$/.test(raw)) return 20;
   const n = Number.parseInt(raw, 10);
   return Math.min(50, Math.max(1, n));
 }

@@ -8,10 +8,14 @@ export const TTL_DEFAULT = 300;
 export const TTL_MIN = 30;
 export const TTL_MAX = 600;
 
-/** `ttl_seconds` (or its alias `ttl`): default 300, clamped to 30..600; fractions are floored. */
+/**
+ * `ttl_seconds` (or its alias `ttl`, read only when `ttl_seconds` is absent): default 300 only when
+ * both are absent; fractions are floored, then clamped to 30..600. A present non-number (null
+ * included) or a non-finite number (`1e999`) is refused rather than silently defaulted.
+ */
 export function ttlFrom(body: Record<string, unknown>): number {
-  const raw = body.ttl_seconds ?? body.ttl;
-  if (raw === undefined || raw === null) return TTL_DEFAULT;
+  const raw = Object.hasOwn(body, "ttl_seconds") ? body.ttl_seconds : body.ttl;
+  if (raw === undefined) return TTL_DEFAULT;
   if (typeof raw !== "number" || !Number.isFinite(raw)) {
     throw new ApiError(400, "invalid_body", "ttl_seconds must be a number of seconds.", "unwrapped");
   }
@@ -37,7 +41,8 @@ export async function mintSessionToken(
     throw new ApiError(401, "insufficient_scope", "A session token cannot mint another token; use a full API key.", "unwrapped");
   }
   const token = newSecret("session_token");
-  const expires_at = now + ttl;
+  // The token dies with its minter (checked on every request), so it never reports a later end.
+  const expires_at = minter.expiresAt === null ? now + ttl : Math.min(minter.expiresAt, now + ttl);
   try {
     await keyTable.insert({
       id: sha256Hex(token),

@@ -1,10 +1,14 @@
 // Implements: Endpoints: sign-in routes (request bodies; the spec leaves them to us, see README-portal.md).
 import { Type, type Static } from "@sinclair/typebox";
 
+/**
+ * Only a string `email` is required: any string gets the neutral answer (an address that is not
+ * one, however long, is simply not mailed), and a `next` of any shape is read by `safeNext`.
+ */
 export const RequestLinkBody = Type.Object({
-  email: Type.String({ maxLength: 320 }),
-  /** Same-origin path to land on after the link is redeemed; default `/`. */
-  next: Type.Optional(Type.String({ maxLength: 2048 })),
+  email: Type.String(),
+  /** Same-origin path to land on after the link is redeemed; anything else becomes `/`. */
+  next: Type.Optional(Type.Unknown()),
 });
 export type RequestLinkBody = Static<typeof RequestLinkBody>;
 

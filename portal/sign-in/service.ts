@@ -21,9 +21,16 @@ export interface SignInOptions {
   log: (msg: string, err?: unknown) => void;
 }
 
-/** Only a same-origin path: a leading single slash, no scheme, no backslash, no control characters. */
-export function safeNext(next: string | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\\\p{Cc}]/u.test(next)) return "/";
+/** Longest `next` kept; a longer one becomes `/` (it is stored with the link). */
+export const NEXT_MAX_LENGTH = 2048;
+
+/**
+ * Only a same-origin path string of at most 2048 characters: a leading single slash, no scheme,
+ * no backslash, no control characters. Anything else (a number, an object, a URL) becomes `/`.
+ */
+export function safeNext(next: unknown): string {
+  if (typeof next !== "string" || next.length > NEXT_MAX_LENGTH) return "/";
+  if (!next.startsWith("/") || next.startsWith("//") || /[\\\p{Cc}]/u.test(next)) return "/";
   return next;
 }
 
@@ -31,7 +38,7 @@ export class SignInService {
   constructor(private readonly opts: SignInOptions) {}
 
   /** Mails a single-use link to the address when it is an address and not over its limit. */
-  async requestLink(rawEmail: string, next: string | undefined, baseUrl: string): Promise<void> {
+  async requestLink(rawEmail: string, next: unknown, baseUrl: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
     if (!email) return;
     const now = this.nowSeconds();

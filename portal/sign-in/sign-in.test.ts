@@ -58,6 +58,39 @@ describe("POST /auth/request-link", () => {
     expect(mailsTo("calm@example.com")).toHaveLength(1);
   });
 
+  it("answers a long or malformed address the same, storing and mailing nothing for it", async () => {
+    const links = async () => Number((await portal.client.execute("SELECT count(*) AS n FROM sign_in_links")).rows[0].n);
+    const before = { links: await links(), mails: portal.mailer.sent.length };
+    for (const email of [`${"a".repeat(330)}@example.com`, "x".repeat(321), "b".repeat(5000), "", "two@@example.com"]) {
+      const res = await requestLink({ email, next: "/studio" });
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 200, body: NEUTRAL_LINK_ANSWER });
+    }
+    expect(await links()).toBe(before.links);
+    expect(portal.mailer.sent.length).toBe(before.mails);
+  });
+
+  it("lands on / for a `next` that is not a string, too long, or not a same-origin path", async () => {
+    const nexts: unknown[] = [123, { a: 1 }, "/x".repeat(2500), null, true, ["/studio"], "https://evil.example/", "studio"];
+    for (const [i, next] of nexts.entries()) {
+      const email = `next-${i}@example.com`;
+      const res = await requestLink({ email, next });
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 200, body: NEUTRAL_LINK_ANSWER });
+      const callback = await portal.app.request(linkFromMail(mailsTo(email)[0].text));
+      expect(callback.status).toBe(303);
+      expect(callback.headers.get("location")).toBe("/");
+    }
+    const longest = await portal.client.execute("SELECT max(length(next)) AS n FROM sign_in_links");
+    expect(Number(longest.rows[0].n)).toBeLessThanOrEqual(2048);
+  });
+
+  it("answers 400 invalid_body only for a body without a string email", async () => {
+    for (const body of [{}, { email: 5 }, { email: null }, { email: ["a@example.com"] }, { next: "/" }]) {
+      const res = await requestLink(body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: { code: "invalid_body", message: expect.any(String) } });
+    }
+  });
+
   it("refuses a non-JSON post (no cross-site form can send it)", async () => {
     const res = await portal.app.request("/auth/request-link", {
       method: "POST",
