@@ -20,6 +20,7 @@ import { settingsRoutes } from "./settings/routes.ts";
 import { tokenRoutes } from "./tokens/routes.ts";
 import { readinessRoutes } from "./readiness/routes.ts";
 import type { ReadinessSources } from "./readiness/service.ts";
+import { UpstreamHealth } from "./readiness/upstream-health.ts";
 import { StatsService } from "./system/stats.ts";
 import { systemRoutes } from "./system/routes.ts";
 import { openApiDocument } from "./http/openapi.ts";
@@ -67,17 +68,18 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const boxDb = await openBoxDb(env.dataDir);
 
   const configured = env.models ? parseModelList(env.models) : { decls: [], probes: new Map() };
-  const router = new ModelRouter(createProviders({ ...env.llm, probeDir: env.dataDir }), configured, { allowOffshore: env.allowOffshoreModels, inCountry: true });
-  await router.load().catch((err: Error) => {
-    router.state = "unavailable";
-    router.detail = err.message;
-  });
+  const router = new ModelRouter(createProviders({ ...env.llm, probeDir: env.dataDir }), configured, { allowOffshore: env.allowOffshoreModels, inCountry: true, health: env.readiness });
+  // Never rejects: a provider that is down is re-checked with backoff, and readiness says so meanwhile.
+  await router.load();
   // The embedded voice engine; a failure leaves the box serving, with readiness saying why.
   let voiceProblem = "";
   const espeak = await EspeakEngine.load().catch((err: Error) => {
     voiceProblem = err.message;
     return null;
   });
+  // Synthesis failing after boot marks it failing; a test word re-checks it. (A failed load is a
+  // missing file on this machine, not an outage: it needs a restart, so it is not re-tried.)
+  const voiceHealth = espeak ? new UpstreamHealth("espeak-ng", async () => void (await espeak.synthesize("ready")), env.readiness, "ready") : null;
   const espeakInfo = { id: "espeak", label: "espeak-ng (embedded)", local: true, byo: false, clone: false, timings: true };
   const ttsProviders: TtsProviderInfo[] = espeak ? [espeakInfo] : [];
   const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
@@ -91,24 +93,22 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   console.error(JSON.stringify({ level: "info", msg: "speech recognition", engine: asr.engine?.id ?? null, reason: asr.reason }));
   const sources: ReadinessSources = {
     async llm(subject) {
-      if (router.state !== "ready") return { state: router.state, detail: router.detail };
       const s = await settings.read(subject);
-      const model = s.live_model || s.model;
-      if (!model || !router.providerFor(model)) return { state: "unavailable", detail: `no provider serves the chosen model "${model}"` };
-      return { state: "ready", detail: "" };
+      return router.stateFor(s.live_model || s.model);
     },
     async tts() {
-      if (espeak) return { state: "ready", detail: "", provider: "espeak", origin: "box", notice: "" };
-      return { state: "unavailable", detail: `the embedded voice engine did not load: ${voiceProblem}`, provider: "espeak", origin: "box", notice: "" };
+      const box = { provider: "espeak", origin: "box" as const, notice: "" };
+      if (!voiceHealth) return { ...box, state: "unavailable", detail: voiceProblem };
+      return { ...box, state: voiceHealth.state, detail: voiceHealth.detail };
     },
     transcribe: () => asr.engine !== null,
   };
   // The built-in face warp, or a learned model the user put on the volume (same I/O contract).
   const renderer = await FaceRenderer.load({ width: env.videoSize, height: env.videoSize, modelPath: env.renderModelPath ?? undefined });
   const registry = await AvatarRegistry.load(renderer);
-  const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 });
-  const speaker = new Speaker(espeak);
-  const audio = new AudioStore(join(env.dataDir, "audio"));
+  const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 }, env.sockets);
+  const speaker = new Speaker(espeak, 25, voiceHealth);
+  const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
   await audio.ensureDefault(espeak).catch((err: Error) => console.error(JSON.stringify({ level: "error", msg: "default clip unavailable", error: err.message })));
   const calls = new ToolCalls();
   const engine = new TurnEngine({
@@ -127,6 +127,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     disconnect: () => (engine.interruptLive(), live.disconnect()),
     interrupt: () => (engine.interruptLive(), live.interrupt()),
   };
+  // However a live session ends (an idle window too), the turn speaking into it stops and its calls are cancelled.
+  live.onOpened((s) => void s.closedPromise.then(() => engine.interruptLive()));
   const stats = new StatsService({ maxRuntimeSeconds: env.maxRuntimeSeconds, startedAt: Date.now() });
 
   const sockets = [
@@ -161,6 +163,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   return {
     app,
     async close() {
+      router.close();
+      voiceHealth?.close();
       liveControl.disconnect();
       await renderer.dispose().catch(() => undefined);
       keyTable?.close();
