@@ -1,7 +1,7 @@
 // Reply audio retention on the volume: per-subject size cap (oldest first, newest kept), age,
 // start-up sweep; the default clip and uploaded audio are never swept.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AudioStore, DEFAULT_CLIP } from "./audio-store.ts";
@@ -101,3 +101,56 @@ describe("reply audio retention", () => {
     expect(wavs()).toHaveLength(6);
   });
 });
+
+describe("listing and ownership", () => {
+  const wav = encodeWav(new Int16Array(24000), 48000); // half a second
+  const plant = (name: string, meta: object | null) => {
+    writeFileSync(join(dir, name), wav);
+    if (meta) writeFileSync(join(dir, name.replace(/\.wav$/, ".json")), JSON.stringify(meta));
+  };
+
+  it("lists the default clip, the caller's own replies and uploads, and files placed by hand; newest first", async () => {
+    const store = new AudioStore(dir, { maxAgeSeconds: null, maxBytesPerSubject: null }, now);
+    plant(DEFAULT_CLIP, { text: "Hello!", tone: null, kind: "default" });
+    const mineAt = clock - 5000;
+    plant("mine.wav", { text: "hi", tone: "happy", kind: "upload", subject: "key:aaa", created_ms: mineAt, transcript_source: "uploader" });
+    plant("theirs.wav", { text: "", tone: null, kind: "upload", subject: "key:bbb", created_ms: clock });
+    plant("by-hand.wav", null);
+    utimesSync(join(dir, "by-hand.wav"), (clock - 60_000) / 1000, (clock - 60_000) / 1000); // its time is its mtime
+    const reply = await reply2(store, "key:aaa");
+    const rows = store.list("key:aaa");
+    expect(rows.map((r) => r.name).sort()).toEqual([DEFAULT_CLIP, "by-hand.wav", "mine.wav", reply].sort());
+    // The default clip (no recorded time: its mtime, real now) is newer than the fake clock's files.
+    expect(rows.map((r) => r.name)).toEqual([DEFAULT_CLIP, reply, "mine.wav", "by-hand.wav"]);
+    expect(rows.find((r) => r.name === "mine.wav")).toEqual({
+      name: "mine.wav", kind: "upload", duration_s: 0.5, sample_rate: 48000, bytes: wav.length, created_at: Math.floor(mineAt / 1000), tone: "happy", transcript: "hi", transcript_source: "uploader",
+    });
+    expect(rows.find((r) => r.name === reply)).toMatchObject({ kind: "reply", duration_s: 0.06, sample_rate: 16000, tone: "neutral", transcript: "Hello.", transcript_source: "speech" });
+    expect(rows.find((r) => r.name === "by-hand.wav")).toMatchObject({ kind: "upload", transcript: "", tone: null, transcript_source: "none" });
+    expect(store.list("key:bbb").map((r) => r.name).sort()).toEqual(["by-hand.wav", DEFAULT_CLIP, "theirs.wav"]);
+    // Another credential's reply or upload is missing to this one; shared ones are everybody's.
+    expect(store.get("theirs.wav", "key:aaa")).toBeNull();
+    expect(store.get(reply, "key:bbb")).toBeNull();
+    expect(store.get(DEFAULT_CLIP, "key:bbb")).not.toBeNull();
+    expect(store.get("by-hand.wav", "key:bbb")).not.toBeNull();
+    expect(store.get("theirs.wav")).not.toBeNull(); // no subject given: the box itself
+  });
+
+  it("writes whole files (temporary name, rename) and clears leftovers of a crash at start", () => {
+    writeFileSync(join(dir, ".partial-0123456789ab-x.wav"), "half");
+    const store = new AudioStore(dir);
+    expect(readdirSync(dir)).toEqual([]);
+    store.put("x.wav", new Int16Array(10), 16000, { text: "", tone: null, kind: "upload", subject: "s", created_ms: clock });
+    expect(readdirSync(dir).sort()).toEqual(["x.json", "x.wav"]);
+    expect(store.updateUpload("x.wav", clock, { text: "words", transcript_source: "recogniser" })).toBe(true);
+    expect(store.updateUpload("x.wav", clock + 1, { text: "stale" })).toBe(false); // a later upload replaced it
+    expect(sidecar("x.wav")).toMatchObject({ text: "words", kind: "upload", subject: "s" });
+    expect(() => store.put("../x.wav", new Int16Array(1), 16000, { text: "", tone: null, kind: "upload" })).toThrow(/unsafe/);
+    expect(store.get("../x.wav")).toBeNull();
+  });
+});
+
+async function reply2(store: AudioStore, subject: string): Promise<string> {
+  clock += 1000;
+  return store.synthesise(speaker, "Hello.", "neutral", undefined, subject);
+}

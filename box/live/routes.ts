@@ -12,6 +12,7 @@ import type { LiveSessions } from "./manager.ts";
 import { sanitizeClientContext } from "./client-context.ts";
 import { clipUtterance, type Speaker } from "./speaker.ts";
 import { DEFAULT_CLIP, type AudioStore } from "./audio-store.ts";
+import { toneFromWords } from "../uploads/tone-from-words.ts";
 
 export const TALK_MAX_CHARS = 4000;
 const Flat = Type.Object({ error: Type.String(), code: Type.String() });
@@ -70,7 +71,7 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
     route({
       method: "POST",
       path: "/offer",
-      summary: "One-shot session: lip-sync an uploaded clip (default: the box's default clip)",
+      summary: "One-shot session: lip-sync an uploaded clip or a reply (`audio`, default: the box's default clip) on `avatar`, in `tone` or the one its words suggest",
       envelope: "flat",
       body: Type.Object({ sdp: Type.String(), type: Type.String(), emotion_responsive: Type.Optional(Type.Boolean()), audio: Type.Optional(Type.String()), avatar: Type.Optional(Type.String()), tone: Type.Optional(Type.String()) }),
       responses: { 200: Type.Object({ ...Answer, emotion: Type.String(), transcript: Type.String() }), 400: Flat, 404: Flat, 503: Flat },
@@ -78,14 +79,18 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
         const explicitTone = toneOf(body);
         const audio = optionalString(body, "audio");
-        const clip = d.audio.get(audio ?? DEFAULT_CLIP);
+        // Another credential's upload or reply answers as a missing one (fact 8).
+        const clip = d.audio.get(audio ?? DEFAULT_CLIP, principal.subject);
         if (!clip && audio !== undefined) throw new ApiError(404, "unknown_audio", `No uploaded audio named "${audio.slice(0, 80)}".`);
         if (!clip) throw new ApiError(503, "no_default_clip", "The box has no default clip (its voice engine did not start).");
         if (body.emotion_responsive !== undefined && typeof body.emotion_responsive !== "boolean") throw new ApiError(400, "invalid_body", "emotion_responsive must be true or false.");
         const responsive = (body.emotion_responsive as boolean | undefined) ?? (await d.settings.read(principal.subject)).emotion_responsive;
-        // Without an explicit tone, a responsive caller gets the tone the clip was made with.
-        const tone = explicitTone ?? (responsive ? (clip.tone ?? undefined) : "neutral");
-        const avatar = await pickAvatar(principal.subject, optionalString(body, "avatar"), tone);
+        // Without an explicit tone, a responsive caller gets the tone the clip was made with (a
+        // reply's), given at upload, or read from its words (recognised at upload time: no wait here).
+        const tone = explicitTone ?? (responsive ? (clip.tone ?? toneFromWords(clip.text)) : "neutral");
+        const asked = optionalString(body, "avatar");
+        // An inferred tone the face was not prepared with leaves the face as it is; an asked one must exist.
+        const avatar = explicitTone || tone === "neutral" ? await pickAvatar(principal.subject, asked, tone) : await pickAvatar(principal.subject, asked).then((a) => d.registry.resolve(`${a.avatarId}__${tone}`) ?? a);
         const { session, answer } = await d.sessions.open({ sdp: body.sdp, type: body.type }, avatar, {});
         session.say(clipUtterance(clip.pcm, clip.sampleRate, avatar.tone, clip.text));
         return { sdp: answer.sdp, type: "answer", avatar: avatar.variant, emotion: avatar.tone, transcript: explicitTone ? "" : clip.text };

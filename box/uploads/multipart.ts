@@ -1,0 +1,70 @@
+// Reads a multipart/form-data request body with a byte limit (413 before anything is kept past
+// it), then hands it to the platform's form-data parser and checks the part names.
+import { ApiError } from "../../shared/errors/api-error.ts";
+
+export interface UploadForm {
+  file: { filename: string; bytes: Uint8Array };
+  fields: Record<string, string>;
+}
+
+const tooLarge = (limit: number) => new ApiError(413, "body_too_large", `The upload is over ${Math.round(limit / (1024 * 1024))} MB.`);
+
+/** The whole body, refused with 413 as soon as it (or its declared length) passes `limit`. */
+export async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge(limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) (out.set(c, at), (at += c.byteLength));
+  return out;
+}
+
+/**
+ * The parts of an upload: exactly one file part `filePart`; `textParts` at most once each, as text;
+ * any other part name, a second part of the same name, or a missing file is a 400 naming it.
+ */
+export async function readUploadForm(request: Request, o: { limitBytes: number; filePart: string; textParts: readonly string[] }): Promise<UploadForm> {
+  const type = request.headers.get("content-type") ?? "";
+  const hint = `Send multipart/form-data with the audio in a part named "${o.filePart}".`;
+  if (!/^multipart\/form-data\s*;/i.test(type)) throw new ApiError(400, "invalid_body", `The body is not multipart/form-data. ${hint}`);
+  const body = await readBodyCapped(request, o.limitBytes);
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new ApiError(400, "invalid_body", `The multipart body could not be read. ${hint}`);
+  }
+  const allowed = [o.filePart, ...o.textParts];
+  const seen = new Set<string>();
+  let file: UploadForm["file"] | null = null;
+  const fields: Record<string, string> = {};
+  for (const [name, entry] of form.entries()) {
+    const value = entry as string | (Blob & { name?: string });
+    if (!allowed.includes(name)) {
+      throw new ApiError(400, "unknown_part", `Unknown part "${name.slice(0, 40)}": the parts are ${allowed.map((p) => `"${p}"`).join(", ")}. ${hint}`);
+    }
+    if (seen.has(name)) throw new ApiError(400, "duplicate_part", `The part "${name}" was sent more than once.`);
+    seen.add(name);
+    if (name === o.filePart) {
+      if (typeof value === "string") throw new ApiError(400, "missing_file", `The part "${o.filePart}" must be a file (with a filename), not a text field.`);
+      file = { filename: value.name ?? "", bytes: new Uint8Array(await value.arrayBuffer()) };
+    } else {
+      fields[name] = typeof value === "string" ? value : await value.text();
+    }
+  }
+  if (!file) throw new ApiError(400, "missing_file", `No part named "${o.filePart}". ${hint}`);
+  return { file, fields };
+}
