@@ -51,6 +51,10 @@ export const BoxEnv = Type.Object({
   }),
   moderation: Type.Object({ words: Type.Optional(Type.Array(Type.String())), patterns: Type.Optional(Type.Array(Type.String())) }),
   /** Built-in tools switched on for this deployment, and the public APIs they call. */
+  /** BOX_PHOTO_AVATAR: photo avatar creation (off: POST /v1/photo_avatar.create is 501, uploads get the base face only). */
+  photoAvatar: Type.Boolean(),
+  /** BOX_AVATAR_CLIPS: idle clip generation per tone (off: clip generation is 501 avatar_clips_unavailable). */
+  avatarClips: Type.Boolean(),
   builtinTools: Type.Object({
     enabled: Type.Array(Type.String()),
     weatherBaseUrl: Type.Optional(Type.String()),
@@ -78,6 +82,14 @@ function jsonList(v: string, name: string): string[] {
   const parsed = JSON.parse(v);
   if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === "string")) throw new Error(`${name} must be a JSON list of strings`);
   return parsed;
+}
+
+/** An `on` (default) / `off` switch; a value that is neither is refused rather than guessed. */
+function onOff(v: string | undefined, name: string): boolean {
+  const t = (v ?? "").trim().toLowerCase();
+  if (t === "" || t === "on") return true;
+  if (t === "off") return false;
+  throw new Error(`${name} must be on or off, not ${JSON.stringify(v)}`);
 }
 
 const truthy = (v: string | undefined) => ["1", "true", "yes", "on"].includes((v ?? "").toLowerCase());
@@ -123,6 +135,8 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
       ...(env.BOX_MODERATION_WORDS !== undefined ? { words: list(env.BOX_MODERATION_WORDS) } : {}),
       ...(env.BOX_MODERATION_PATTERNS ? { patterns: jsonList(env.BOX_MODERATION_PATTERNS, "BOX_MODERATION_PATTERNS") } : {}),
     },
+    photoAvatar: onOff(env.BOX_PHOTO_AVATAR, "BOX_PHOTO_AVATAR"),
+    avatarClips: onOff(env.BOX_AVATAR_CLIPS, "BOX_AVATAR_CLIPS"),
     builtinTools: {
       enabled: env.BOX_BUILTIN_TOOLS === undefined ? ["calculate", "current_time"] : list(env.BOX_BUILTIN_TOOLS),
       weatherBaseUrl: env.BOX_WEATHER_BASE_URL || undefined,

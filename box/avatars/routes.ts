@@ -1,7 +1,9 @@
-// Implements: GET /api/avatars, GET /api/videos, GET /api/avatar/preview.
+// Implements: GET /api/avatars, GET /api/videos, GET /api/avatar/preview; with uploaded faces
+// on, POST /api/avatar, POST /api/avatar/delete and POST /v1/photo_avatar.create (own/routes.ts).
 import { Type } from "@sinclair/typebox";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { route, type RouteDef } from "../http/route.ts";
+import { ownAvatarRoutes, type OwnRouteDeps } from "./own/routes.ts";
 import type { AvatarRegistry } from "./registry.ts";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -18,8 +20,9 @@ const VideoRow = Type.Object({
   registry_note: Nullable(Type.String()),
 });
 
-export function avatarRoutes(registry: AvatarRegistry): RouteDef[] {
+export function avatarRoutes(registry: AvatarRegistry, own?: Omit<OwnRouteDeps, "registry" | "own">): RouteDef[] {
   return [
+    ...(registry.own && own ? ownAvatarRoutes({ ...own, registry, own: registry.own }) : []),
     route({
       method: "GET",
       path: "/api/avatars",
@@ -51,7 +54,7 @@ export function avatarRoutes(registry: AvatarRegistry): RouteDef[] {
       summary: "PNG still of an avatar variant",
       envelope: "flat",
       query: Type.Object({ avatar: Type.String() }),
-      responses: { 200: { contentType: "image/png", description: "PNG still" }, 404: Type.Object({ error: Type.String(), code: Type.String() }) },
+      responses: { 200: { contentType: "image/png", description: "PNG still" }, 404: Type.Object({ error: Type.String(), code: Type.String({ description: "unknown_avatar (unknown or not yours), avatar_not_ready (still being prepared: retry), avatar_failed" }) }) },
       handler: async ({ query }) => {
         const id = query.get("avatar");
         if (!id) throw new ApiError(404, "unknown_avatar", "Name an avatar with ?avatar=<id>.");

@@ -148,7 +148,7 @@ export class VoiceSocket {
       else this.conn.send({ type: "error", error: `voice "${m.voice.slice(0, 60)}" is not a voice of this box.` });
     }
     if (typeof m.avatar === "string" && m.avatar) {
-      const a = this.d.registry.resolve(m.avatar);
+      const a = this.d.registry.resolveFor(this.conn.principal.subject, m.avatar);
       if (a) this.live.setAvatar(a);
       else this.conn.send({ type: "error", error: `avatar "${m.avatar.slice(0, 60)}" is not loaded on this box.` });
     }

@@ -1,0 +1,164 @@
+// Implements: the own-avatar store on the box volume (README "Own avatars: on the volume"):
+//   <BOX_DATA_DIR>/avatars/<owner-dir>/<avatar_id>/
+//     source.<png|jpg|mp4|mov|webm>   the uploaded bytes, as sent
+//     source.sha256                   their SHA-256 (sha256sum format)
+//     manifest.json                   the record (manifest.ts)
+//     face.i420 + face.json           the prepared face: I420 at the video size, anchors, landmarks
+//     preview.png                     the neutral still
+//     takes/<tone>__<n>.<ext>         tone footage of a video upload
+// Every write goes to a temp name in the same folder, then rename(2); every path is built from a
+// safe id and checked to stay inside the avatars folder.
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import type { PreparedFace } from "../../render/prepared-face.ts";
+import { OWNER_DIR, SAFE_ID, ownerDir } from "./ids.ts";
+import { parseFaceMeta, parseManifest, type FaceMeta, type OwnManifest } from "./manifest.ts";
+
+export const INCOMING = ".incoming";
+const TMP_MARK = ".tmp-";
+
+export const sha256Hex = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
+
+export class OwnAvatarStore {
+  readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = resolve(dataDir, "avatars");
+    mkdirSync(this.root, { recursive: true });
+  }
+
+  /** Refuses any path that would leave the avatars folder (defence behind the id checks). */
+  private inside(...parts: string[]): string {
+    const p = resolve(this.root, ...parts);
+    if (!p.startsWith(this.root + sep)) throw new Error(`refused a path outside the avatars folder: ${parts.join("/")}`);
+    return p;
+  }
+
+  dirOf(owner: string, id: string): string {
+    if (!SAFE_ID.test(id)) throw new Error(`not a safe avatar id: ${JSON.stringify(id).slice(0, 80)}`);
+    return this.inside(ownerDir(owner), id);
+  }
+
+  /** Writes `bytes` to a temp name beside `path`, then renames it over `path`. */
+  async writeAtomic(path: string, bytes: Uint8Array | string): Promise<void> {
+    const tmp = `${path}${TMP_MARK}${randomBytes(6).toString("hex")}`;
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** A fresh folder under `.incoming/` for one upload's files while they are checked. */
+  async stagingDir(): Promise<string> {
+    const dir = this.inside(INCOMING, randomBytes(9).toString("hex"));
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  async discardStaging(dir: string): Promise<void> {
+    if (resolve(dir).startsWith(this.inside(INCOMING) + sep)) await rm(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Moves a checked upload into the avatar's folder, replacing an earlier upload of the same id:
+   * the old prepared face, preview and takes go first, so nothing of the old face is taken for the new.
+   */
+  async install(owner: string, id: string, staged: { source: string; sourceExt: string; takes: { from: string; name: string }[] }, sha: string): Promise<void> {
+    const dir = this.dirOf(owner, id);
+    await mkdir(dir, { recursive: true });
+    await this.clearPrepared(owner, id);
+    await rm(join(dir, "takes"), { recursive: true, force: true });
+    for (const f of await readdir(dir)) if (f.startsWith("source.")) await rm(join(dir, f), { force: true });
+    await rename(staged.source, join(dir, `source.${staged.sourceExt}`));
+    await this.writeAtomic(join(dir, "source.sha256"), `${sha}  source.${staged.sourceExt}\n`);
+    if (staged.takes.length) {
+      await mkdir(join(dir, "takes"), { recursive: true });
+      for (const t of staged.takes) await rename(t.from, join(dir, "takes", t.name));
+    }
+  }
+
+  async saveManifest(m: OwnManifest): Promise<void> {
+    await this.writeAtomic(join(this.dirOf(m.owner, m.avatar_id), "manifest.json"), JSON.stringify(m, null, 1));
+  }
+
+  async readSource(m: OwnManifest): Promise<Uint8Array> {
+    return new Uint8Array(await readFile(join(this.dirOf(m.owner, m.avatar_id), m.source_file)));
+  }
+
+  sourcePath(m: OwnManifest): string {
+    return join(this.dirOf(m.owner, m.avatar_id), m.source_file);
+  }
+
+  /** Size of the stored source in bytes, or null when it is gone. */
+  async sourceBytes(m: OwnManifest): Promise<number | null> {
+    return stat(this.sourcePath(m)).then((s) => s.size, () => null);
+  }
+
+  /** The prepared face and its preview, written before the manifest says `ready`. */
+  async savePrepared(owner: string, id: string, face: PreparedFace, meta: Omit<FaceMeta, "width" | "height" | "i420_bytes" | "anchors">, previewPng: Uint8Array): Promise<void> {
+    const dir = this.dirOf(owner, id);
+    await this.writeAtomic(join(dir, "face.i420"), face.i420);
+    const full: FaceMeta = { width: face.width, height: face.height, i420_bytes: face.i420.length, anchors: face.anchors, ...meta };
+    await this.writeAtomic(join(dir, "face.json"), JSON.stringify(full));
+    await this.writeAtomic(join(dir, "preview.png"), previewPng);
+  }
+
+  async clearPrepared(owner: string, id: string): Promise<void> {
+    const dir = this.dirOf(owner, id);
+    for (const f of ["face.i420", "face.json", "preview.png"]) await rm(join(dir, f), { force: true });
+  }
+
+  /** The prepared face, or null when a file is missing, damaged, or made for another video size. */
+  async loadFace(owner: string, id: string, size: number): Promise<PreparedFace | null> {
+    const dir = this.dirOf(owner, id);
+    const meta = parseFaceMeta(await readFile(join(dir, "face.json"), "utf8").catch(() => ""));
+    if (!meta || meta.width !== size || meta.height !== size) return null;
+    const i420 = await readFile(join(dir, "face.i420")).catch(() => null);
+    if (!i420 || i420.length !== meta.i420_bytes || i420.length !== (size * size * 3) / 2) return null;
+    return { width: meta.width, height: meta.height, i420: new Uint8Array(i420), anchors: meta.anchors as PreparedFace["anchors"] };
+  }
+
+  async readPreview(owner: string, id: string): Promise<Uint8Array | null> {
+    return readFile(join(this.dirOf(owner, id), "preview.png")).then((b) => new Uint8Array(b), () => null);
+  }
+
+  async remove(owner: string, id: string): Promise<void> {
+    await rm(this.dirOf(owner, id), { recursive: true, force: true });
+    await rmdir(this.inside(ownerDir(owner))).catch(() => undefined); // only when empty
+  }
+
+  /** Every manifest on the volume; a folder whose manifest is missing or damaged is reported, not loaded. */
+  async list(log: (msg: string, path: string) => void = () => undefined): Promise<OwnManifest[]> {
+    const out: OwnManifest[] = [];
+    for (const o of await readdir(this.root).catch(() => [] as string[])) {
+      if (!OWNER_DIR.test(o)) continue;
+      for (const id of await readdir(this.inside(o)).catch(() => [] as string[])) {
+        if (!SAFE_ID.test(id)) continue;
+        const path = this.inside(o, id, "manifest.json");
+        const m = parseManifest(await readFile(path, "utf8").catch(() => ""));
+        if (!m || m.avatar_id !== id || ownerDir(m.owner) !== o) log("own avatar skipped: manifest missing or damaged", path);
+        else out.push(m);
+      }
+    }
+    return out;
+  }
+
+  /** At start: uploads cut off mid-check and temp files of writes cut off mid-write are removed. */
+  async sweep(): Promise<void> {
+    await rm(this.inside(INCOMING), { recursive: true, force: true });
+    for (const o of await readdir(this.root).catch(() => [] as string[])) {
+      if (!OWNER_DIR.test(o)) continue;
+      for (const id of await readdir(this.inside(o)).catch(() => [] as string[])) {
+        if (!SAFE_ID.test(id)) continue;
+        for (const f of await readdir(this.inside(o, id)).catch(() => [] as string[])) {
+          if (f.includes(TMP_MARK)) await rm(this.inside(o, id, f), { force: true });
+        }
+      }
+    }
+  }
+}
