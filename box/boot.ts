@@ -30,8 +30,11 @@ import { EspeakEngine } from "./voice/espeak-engine.ts";
 import { FaceRenderer } from "./render/face-renderer.ts";
 import { AvatarRegistry } from "./avatars/registry.ts";
 import { avatarRoutes } from "./avatars/routes.ts";
+import { openOwnAvatars, withCallers } from "./avatars/own/wire.ts";
+import { openClips } from "./avatars/clips/wire.ts";
 import { LiveSessions } from "./live/manager.ts";
 import { liveRoutes } from "./live/routes.ts";
+import { audioUploadRoutes } from "./uploads/routes.ts";
 import { Speaker } from "./live/speaker.ts";
 import { AudioStore } from "./live/audio-store.ts";
 import { createProviders } from "./llm/registry.ts";
@@ -105,7 +108,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   };
   // The built-in face warp, or a learned model the user put on the volume (same I/O contract).
   const renderer = await FaceRenderer.load({ width: env.videoSize, height: env.videoSize, modelPath: env.renderModelPath ?? undefined });
-  const registry = await AvatarRegistry.load(renderer);
+  const registry = await AvatarRegistry.load(renderer, await openOwnAvatars({ env, renderer, localDb: boxDb.client, keyTable }));
+  const clipBuilds = openClips({ enabled: env.avatarClips, dataDir: env.dataDir, registry, size: env.videoSize, renderModelPath: env.renderModelPath ?? undefined });
   const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 }, env.sockets);
   const speaker = new Speaker(espeak, 25, voiceHealth);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
@@ -155,11 +159,14 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     ...readinessRoutes(sources),
     ...settingsRoutes(settings),
     ...conversationRoutes(conversations),
-    ...avatarRoutes(registry),
+    ...avatarRoutes(registry, { onScreen: () => live.live()?.avatar ?? null, buildClips: clipBuilds.buildClips }),
+    ...clipBuilds.routes,
     ...liveRoutes({ sessions: live, registry, settings, speaker, audio }),
+    ...audioUploadRoutes({ store: audio, asr: asr.engine }),
     ...chatRoutes({ engine, calls, sessions: live, registry, speaker, voiceEngine: espeak, audio }),
   );
-  const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes, sockets });
+  // Each handler runs as its caller, so avatar lookups by id alone see that caller's uploads only.
+  const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes: withCallers(routes), sockets });
   return {
     app,
     async close() {
@@ -167,6 +174,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       voiceHealth?.close();
       liveControl.disconnect();
       await renderer.dispose().catch(() => undefined);
+      await clipBuilds.dispose();
       keyTable?.close();
       boxDb.client.close();
     },

@@ -1,0 +1,176 @@
+// Implements: Clip state row, Clip `state` (absent → generating → generated | failed; a second
+// request while generating is 409 and the claim is released only by the build itself), and the
+// clip refusals after `unknown_avatar`, in the spec's order: 400 unknown_tone, 501
+// avatar_clips_unavailable, 403 consent_required, 409 clip_already_generating, 503
+// clip_generator_unavailable. Builds run one at a time in a bounded queue, off the media path.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ApiError } from "../../../shared/errors/api-error.ts";
+import { isTone, variantId, type Tone } from "../../../shared/wire/tones.ts";
+import type { FaceRenderer } from "../../render/face-renderer.ts";
+import type { PreparedFace } from "../../render/prepared-face.ts";
+import { renderIdleClip } from "./idle-clip.ts";
+
+export type ClipState = "generated" | "generating" | "failed";
+export type ConsentState = "ok" | "missing" | "mismatch";
+
+/** One avatar as the clip builder sees it. */
+export interface ClipTarget {
+  /** The avatar (group) id clients name. */
+  avatarId: string;
+  /** Folder of its clips and their journal (inside the volume). */
+  dir: string;
+  /** Tones this avatar builds. */
+  tones: readonly Tone[];
+  face(tone: Tone): PreparedFace;
+  /** Head motion scale for the idle loop (gesture amplitude). */
+  motion: number;
+  /** Whether the source may be made into clips (an upload attestation matching the bytes). */
+  consent(): Promise<ConsentState>;
+}
+
+export interface ClipRow {
+  tone: Tone;
+  state: ClipState;
+  variant_id: string;
+  duration_s: number;
+  updated_at: number;
+  detail: string;
+}
+
+export interface ClipServiceOptions {
+  enabled: boolean;
+  /** The renderer builds use (its own session, so the live one keeps its clock). */
+  renderer: () => Promise<FaceRenderer>;
+  ffmpegPath?: string;
+  seconds?: number;
+  fps?: number;
+  /** Builds waiting beyond this are refused 503. */
+  maxQueued?: number;
+}
+
+const JOURNAL = "clips.json";
+const clipFile = (dir: string, tone: Tone) => join(dir, `clip-${tone}.mp4`);
+
+export class ClipService {
+  private readonly claims = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  private encoderOk: boolean | null = null;
+  readonly seconds: number;
+  readonly fps: number;
+
+  constructor(private readonly o: ClipServiceOptions) {
+    this.seconds = o.seconds ?? 6;
+    this.fps = o.fps ?? 25;
+  }
+
+  get enabled(): boolean {
+    return this.o.enabled;
+  }
+
+  /** The clip state rows of an avatar; a tone never requested is absent. */
+  list(t: ClipTarget): ClipRow[] {
+    const journal = this.read(t.dir);
+    return t.tones.filter((tone) => journal[tone]).map((tone) => journal[tone]!);
+  }
+
+  /** The tone asked for, or 400 `unknown_tone`. */
+  tone(t: ClipTarget, raw: unknown): Tone {
+    if (typeof raw !== "string" || !isTone(raw)) throw new ApiError(400, "unknown_tone", `"${String(raw).slice(0, 40)}" is not a tone this deployment builds.`, "nested");
+    if (!t.tones.includes(raw)) throw new ApiError(400, "unknown_tone", `The avatar "${t.avatarId}" does not build the tone "${raw}".`, "nested");
+    return raw;
+  }
+
+  /** POST /api/avatar/clips/retry after the avatar was found: the refusals in order, then the build is queued. */
+  async request(t: ClipTarget, rawTone: unknown): Promise<{ avatar: string; tone: Tone; variant_id: string; state: "generating" }> {
+    const tone = this.tone(t, rawTone);
+    await this.admit(t, tone);
+    void this.enqueue(t, tone).catch(() => undefined); // the journal records the outcome
+    return { avatar: t.avatarId, tone, variant_id: variantId(t.avatarId, tone), state: "generating" };
+  }
+
+  /** Builds every tone and waits for them (POST /v1/photo_avatar.create). */
+  async buildAll(t: ClipTarget, tones: readonly Tone[]) {
+    for (const tone of tones) await this.admit(t, tone);
+    const rows = await Promise.all(tones.map((tone) => this.enqueue(t, tone).catch(() => this.read(t.dir)[tone]!)));
+    return rows.map((row, i) => ({ row, tone: tones[i], path: clipFile(t.dir, tones[i]) }));
+  }
+
+  /** The MP4 of a generated clip, or null. */
+  file(t: ClipTarget, tone: Tone): { path: string; bytes: number } | null {
+    const path = clipFile(t.dir, tone);
+    if (this.read(t.dir)[tone]?.state !== "generated" || !existsSync(path)) return null;
+    return { path, bytes: statSync(path).size };
+  }
+
+  private async admit(t: ClipTarget, tone: Tone): Promise<void> {
+    if (!this.o.enabled) throw new ApiError(501, "avatar_clips_unavailable", "This box does not generate avatar clips.", "nested");
+    const consent = await t.consent();
+    if (consent !== "ok") {
+      const why = consent === "mismatch" ? "the photograph changed since its consent was recorded" : "no consent attestation is on record for this avatar's source";
+      throw new ApiError(403, "consent_required", `A clip needs the subject's consent: ${why}.`, "nested");
+    }
+    if (this.claims.has(key(t, tone))) throw new ApiError(409, "clip_already_generating", `The ${tone} clip of "${t.avatarId}" is already being generated.`, "nested");
+    if (!this.encoderAvailable()) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is unavailable: ffmpeg with libx264 was not found on this box.", "nested");
+    if (this.queued >= (this.o.maxQueued ?? 32)) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is busy; try again in a minute.", "nested");
+    // Claimed before anything asynchronous, so two racing requests cannot both pass.
+    this.claims.add(key(t, tone));
+    this.write(t, tone, "generating", 0, "");
+  }
+
+  /** Runs after the builds queued before it; the claim is released here only. */
+  private enqueue(t: ClipTarget, tone: Tone): Promise<ClipRow> {
+    this.queued++;
+    const run = async (): Promise<ClipRow> => {
+      try {
+        const renderer = await this.o.renderer();
+        const out = await renderIdleClip(renderer, { face: t.face(tone), tone, seconds: this.seconds, fps: this.fps, motion: t.motion, seed: seedOf(t.avatarId) }, clipFile(t.dir, tone), this.o.ffmpegPath);
+        return this.write(t, tone, "generated", out.seconds, "");
+      } catch (err) {
+        const row = this.write(t, tone, "failed", 0, `The clip could not be built: ${(err as Error).message}`);
+        throw Object.assign(new Error(row.detail), { row });
+      } finally {
+        this.queued--;
+        this.claims.delete(key(t, tone));
+      }
+    };
+    const p = this.queue.then(run, run);
+    this.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  private encoderAvailable(): boolean {
+    this.encoderOk ??= /\blibx264\b/.test(spawnSync(this.o.ffmpegPath ?? "/usr/bin/ffmpeg", ["-hide_banner", "-encoders"], { encoding: "utf8", timeout: 10_000 }).stdout ?? "");
+    return this.encoderOk;
+  }
+
+  private read(dir: string): Partial<Record<Tone, ClipRow>> {
+    try {
+      return JSON.parse(readFileSync(join(dir, JOURNAL), "utf8"));
+    } catch {
+      return {};
+    }
+  }
+
+  private write(t: ClipTarget, tone: Tone, state: ClipState, duration: number, detail: string): ClipRow {
+    mkdirSync(t.dir, { recursive: true });
+    const journal = this.read(t.dir);
+    const row: ClipRow = { tone, state, variant_id: variantId(t.avatarId, tone), duration_s: duration, updated_at: Math.floor(Date.now() / 1000), detail };
+    journal[tone] = row;
+    const tmp = join(t.dir, `${JOURNAL}.tmp`);
+    writeFileSync(tmp, JSON.stringify(journal));
+    renameSync(tmp, join(t.dir, JOURNAL));
+    return row;
+  }
+}
+
+const key = (t: ClipTarget, tone: Tone) => `${t.dir}\u0000${tone}`;
+
+/** A stable seed per avatar: a rebuilt clip shows the same idle loop. */
+function seedOf(id: string): number {
+  let h = 2166136261;
+  for (const c of id) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
