@@ -1,5 +1,5 @@
 // One host: box paths are forwarded byte for byte, streaming, without the portal's cookie; a 403
-// from the box leaves as 409 with the same body (fact 9).
+// from the box leaves as 409 with the same body (fact 9), except clip generation's consent_required.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +16,9 @@ beforeAll(async () => {
     for await (const c of req) chunks.push(c as Buffer);
     seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
     if (req.url === "/api/forbidden") {
-      res.writeHead(403, { "content-type": "application/json", "x-box": "yes" }).end(JSON.stringify({ error: { code: "consent_required", message: "no" } }));
+      res.writeHead(403, { "content-type": "application/json", "x-box": "yes" }).end(JSON.stringify({ error: { code: "gpu_type_owner_only", message: "no" } }));
+    } else if (req.url === "/api/avatar/clips/retry") {
+      res.writeHead(403, { "content-type": "application/json", "x-box": "yes" }).end(JSON.stringify({ error: { code: "consent_required", message: "no consent" } }));
     } else if (req.url === "/api/chat") {
       res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
       res.write('{"type":"reply_chunk","text":"Hel');
@@ -47,7 +49,14 @@ describe("forwarding box paths", () => {
     const res = await portal.app.request("/api/forbidden");
     expect(res.status).toBe(409);
     expect(res.headers.get("x-box")).toBe("yes");
-    expect(await res.json()).toEqual({ error: { code: "consent_required", message: "no" } });
+    expect(await res.json()).toEqual({ error: { code: "gpu_type_owner_only", message: "no" } });
+  });
+
+  it("passes clip generation's consent_required through as 403 (the spec's one listed 403)", async () => {
+    const res = await portal.app.request("/api/avatar/clips/retry", { method: "POST", body: "{}" });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("x-box")).toBe("yes");
+    expect(await res.json()).toEqual({ error: { code: "consent_required", message: "no consent" } });
   });
 
   it("passes bodies and credentials through, but never the portal session cookie", async () => {

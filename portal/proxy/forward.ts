@@ -1,5 +1,6 @@
 // Implements: "served from one host": the portal forwards the box's paths to the running box, so a
-// browser sees one origin. A 403 never leaves the host (fact 9): it is rewritten to 409, same body.
+// browser sees one origin. A 403 never leaves the host (fact 9): it is rewritten to 409, same body,
+// except clip generation's `consent_required` (the spec's one listed 403).
 // Web-standard (fetch); WebSocket upgrades are handled by the runtime entry (see bun-websocket.ts).
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { SESSION_COOKIE } from "../identity/session-cookie.ts";
@@ -76,7 +77,20 @@ export async function forwardToBox(req: Request, boxBase: string, opts: ForwardO
     headers.delete("content-encoding");
     headers.delete("content-length");
   }
-  // Fact 9: the CDN would turn a 403 into an HTML sign-in page; 409 carries the same body through.
-  const status = upstream.status === 403 ? 409 : upstream.status;
-  return new Response(upstream.body, { status, statusText: status === 409 ? "Conflict" : upstream.statusText, headers });
+  if (upstream.status !== 403) return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
+  // Fact 9: the CDN would turn a 403 into an HTML sign-in page; 409 carries the same body through,
+  // except clip generation's `consent_required`, the spec's one listed 403, which passes as it is.
+  const body = await upstream.text();
+  const status = consentRequired(body) ? 403 : 409;
+  headers.delete("content-length");
+  return new Response(body, { status, statusText: status === 409 ? "Conflict" : "Forbidden", headers });
+}
+
+function consentRequired(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown } };
+    return parsed?.error?.code === "consent_required";
+  } catch {
+    return false;
+  }
 }
