@@ -6,6 +6,7 @@ import { FaceLandmarker } from "./face-landmarker.ts";
 import { parseFraming } from "./framing.ts";
 import { FrameTransform, rgbOf, softenPadding, warpToFrame } from "./frame-warp.ts";
 import { anchorsFromMesh, MESH, meshRoll, meshYaw } from "./mesh-anchors.ts";
+import { withMouthGap } from "./mouth-gap.ts";
 import { blurRgb, decodeForDetection, decodeRegion, readPhotoHeader } from "./photo-decode.ts";
 import { PhotoFaceError } from "./photo-error.ts";
 
@@ -100,7 +101,7 @@ export async function preparePhoto(bytes: Uint8Array, opts: PhotoPrepOptions): P
   }
 
   const landmarks = await secondLook(landmarker, warped.rgba, size, mesh.map((p) => t.toOutput(p)));
-  const anchors = anchorsFromMesh(landmarks);
+  const anchors = withMouthGap(anchorsFromMesh(landmarks), landmarks, warped.rgba, size);
 
   const notes: string[] = [faces.length === 1 ? "1 face found" : `${faces.length} faces found; the largest was used`];
   notes.push(`framing "${framing.name}"`);

@@ -10,6 +10,7 @@ import { DEFAULT_CROP_ENVELOPE } from "./face-warp/crop-box.ts";
 import { IO, PARAM_ORDER, paramsToVector } from "./face-warp/io.ts";
 import { loadOrBuildFaceWarp } from "./face-warp/model-file.ts";
 import { i420Size } from "./i420.ts";
+import { DEFAULT_MOUTH_PALETTE, MOUTH_INPUT_SIZE, mouthVector, sampleMouthPalette } from "./mouth-palette.ts";
 import { ANCHOR_COUNT, anchorsToVector, type PreparedFace } from "./prepared-face.ts";
 
 export { cudaProviderInstalled, type ExecutionProvider } from "../onnx/session.ts";
@@ -49,6 +50,8 @@ interface CropState {
 export class FaceRenderer {
   private readonly anchorData = new Float32Array(ANCHOR_COUNT);
   private readonly paramData = new Float32Array(PARAM_ORDER.length);
+  private readonly mouthData = new Float32Array(MOUTH_INPUT_SIZE);
+  private readonly mouths = new WeakMap<PreparedFace, Float32Array>();
   private readonly feeds: Record<string, ort.Tensor> = {};
   private readonly faceTensors = new WeakMap<PreparedFace, FaceTensors>();
   private readonly outTensors = new WeakMap<Uint8Array, Record<string, ort.Tensor>>();
@@ -73,6 +76,7 @@ export class FaceRenderer {
     if (session.inputNames.includes(IO.anchors)) this.anchorTensor = new ort.Tensor("float32", this.anchorData, [ANCHOR_COUNT]);
     if (this.anchorTensor) this.feeds[IO.anchors] = this.anchorTensor;
     if (session.inputNames.includes(IO.params)) this.feeds[IO.params] = new ort.Tensor("float32", this.paramData, [PARAM_ORDER.length]);
+    if (session.inputNames.includes(IO.mouth)) this.feeds[IO.mouth] = new ort.Tensor("float32", this.mouthData, [MOUTH_INPUT_SIZE]);
   }
 
   static async load(options: FaceRendererOptions = {}): Promise<FaceRenderer> {
@@ -105,6 +109,7 @@ export class FaceRenderer {
     }
     if (out.length !== this.frame.length) throw new Error(`output buffer must be ${this.frame.length} bytes`);
     paramsToVector(params, this.paramData);
+    if (this.feeds[IO.mouth]) this.mouthData.set(this.mouthFor(face));
     const state = this.crop && withinEnvelope(params, this.envelope) ? this.cropFor(face) : undefined;
     if (state) {
       this.setInputs(state.inputs, state.inputs.anchors);
@@ -122,6 +127,19 @@ export class FaceRenderer {
   /** The box the model runs on for this face in crop mode, or undefined when it runs on the whole frame. */
   cropBox(face: PreparedFace): Box | undefined {
     return this.crop ? this.cropFor(face)?.plan.crop : undefined;
+  }
+
+  /** The face's `mouth` input: its palette (else sampled once from its pixels) and its picture's opening. */
+  private mouthFor(face: PreparedFace): Float32Array {
+    let v = this.mouths.get(face);
+    if (!v) {
+      const gap = face.anchors.mouth.gap ?? 0;
+      v = mouthVector(face.palette ?? sampleMouthPalette(face.i420, face.width, face.height, face.anchors), gap);
+      // A NaN would paint nothing sensible; an unusable palette falls back to the defaults.
+      if (!v.every(Number.isFinite)) v = mouthVector(DEFAULT_MOUTH_PALETTE, gap);
+      this.mouths.set(face, v);
+    }
+    return v;
   }
 
   private setInputs(planes: FaceTensors, anchors: ort.Tensor | undefined): void {

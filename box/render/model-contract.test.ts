@@ -10,6 +10,7 @@ import { FACE_WARP_VERSION, IO } from "./face-warp/io.ts";
 import { loadOrBuildFaceWarp, modelVersion } from "./face-warp/model-file.ts";
 import { buildFaceWarpModel } from "./face-warp/model.ts";
 import { NEUTRAL_FRAME } from "./frame-params.ts";
+import { MOUTH_INPUT_SIZE } from "./mouth-palette.ts";
 import { ANCHOR_COUNT, type PreparedFace } from "./prepared-face.ts";
 import { restFrame, TONE_REST } from "./tone-rest.ts";
 
@@ -40,13 +41,14 @@ function flatFace(size: number): PreparedFace {
 describe("renderer model I/O contract", () => {
   it("the built-in model declares the documented inputs and outputs", async () => {
     const s = await ort.InferenceSession.create(buildFaceWarpModel().bytes);
-    expect(s.inputNames).toEqual([IO.y, IO.uv, IO.anchors, IO.params]);
+    expect(s.inputNames).toEqual([IO.y, IO.uv, IO.anchors, IO.params, IO.mouth]);
     expect(s.outputNames).toEqual([IO.yOut, IO.uvOut]);
     const meta = Object.fromEntries(s.inputMetadata.map((x) => [x.name, x]));
     expect(meta[IO.y]).toMatchObject({ isTensor: true, type: "uint8", shape: [1, 1, "H", "W"] });
     expect(meta[IO.uv]).toMatchObject({ isTensor: true, type: "uint8", shape: [1, 2, "Hc", "Wc"] });
     expect(meta[IO.anchors]).toMatchObject({ isTensor: true, type: "float32", shape: [ANCHOR_COUNT] });
     expect(meta[IO.params]).toMatchObject({ isTensor: true, type: "float32", shape: [10] });
+    expect(meta[IO.mouth]).toMatchObject({ isTensor: true, type: "float32", shape: [MOUTH_INPUT_SIZE] });
     await s.release();
   });
 

@@ -1,6 +1,7 @@
 // Implements: the renderer's face input (media path in DESIGN.md): an I420 still of the face at
 // the output size plus the landmark anchors the face-warp model needs (box/render/README.md).
 import { rgbaToI420 } from "./i420.ts";
+import { sampleMouthPalette, type MouthPalette } from "./mouth-palette.ts";
 
 export interface Point {
   x: number;
@@ -14,8 +15,13 @@ export interface Point {
 export interface FaceAnchors {
   /** Face oval without hair: centre, width at the cheekbones, height from hairline to chin (chin = y + height/2). */
   face: Point & { width: number; height: number };
-  /** Mouth: the centre of the line where the lips meet, and the corner-to-corner width. */
-  mouth: Point & { width: number };
+  /**
+   * Mouth: the centre of the line where the lips meet (just under the upper lip when they are
+   * apart), the corner-to-corner width, and optionally `gap`: how far below that line the
+   * picture has its lower lip's inner edge at the centre (px; absent or 0: lips together). The
+   * renderer closes a picture's open mouth at rest (box/render/README.md "The mouth").
+   */
+  mouth: Point & { width: number; gap?: number };
   /** Eyes: centre of the opening, corner-to-corner width, lid-to-lid height of the open eye. */
   leftEye: Point & { width: number; height: number };
   rightEye: Point & { width: number; height: number };
@@ -30,6 +36,12 @@ export interface PreparedFace {
   height: number;
   i420: Uint8Array;
   anchors: FaceAnchors;
+  /**
+   * The mouth interior's colours, sampled from the face's own pixels (mouth-palette.ts).
+   * Optional: the renderer samples the same palette itself for a face without one (e.g. one
+   * loaded from storage as pixels and anchors only).
+   */
+  palette?: MouthPalette;
 }
 
 /** Number of floats in the model's `anchors` input. */
@@ -94,7 +106,8 @@ export function anchorsFrom68(pts: Point[]): FaceAnchors {
   };
 }
 
-/** Prepares a face from an RGBA image already at the output size. */
+/** Prepares a face from an RGBA image already at the output size (its mouth palette included). */
 export function prepareFace(rgba: Uint8Array, width: number, height: number, anchors: FaceAnchors): PreparedFace {
-  return { width, height, i420: rgbaToI420(rgba, width, height), anchors };
+  const i420 = rgbaToI420(rgba, width, height);
+  return { width, height, i420, anchors, palette: sampleMouthPalette(i420, width, height, anchors) };
 }

@@ -1,16 +1,37 @@
-// The mouth interior: a dark cavity with upper teeth under the upper lip and the tongue at
-// the bottom, blended as a soft lens between the parted lips. Computed only on a crop
-// around the mouth (the rest of the frame is untouched) and pasted back.
-import { rgbToYuv } from "../i420.ts";
+// The mouth interior, in the face's own colours (the `mouth` input: mouth-palette.ts derives
+// them from colours sampled around the face's mouth): a dark cavity (darker into the corners)
+// whose rims, the lips' inner faces, take the lip line's colour, upper teeth under the upper lip
+// lit like the photo, and a subdued tongue low in the middle, blended as a lens between the
+// parted lips with a feathered edge. Computed only on a crop around the mouth (the rest of the
+// frame is untouched) and pasted back.
 import type { Maths, V } from "./graph-builder.ts";
+import { INTERIOR_KEYS, type MouthInterior } from "../mouth-palette.ts";
 import type { AnchorS } from "./scalars.ts";
 import type { MouthShape } from "./terms-mouth.ts";
 
-const COLOURS = {
-  cavity: rgbToYuv(58, 16, 22),
-  teeth: rgbToYuv(240, 236, 226),
-  tongue: rgbToYuv(165, 64, 76),
-};
+/** Colours of the interior for one plane: scalars (luma) or [2, 1, 1] tensors (U, V). */
+type Colours = Record<keyof MouthInterior, V>;
+
+export interface MouthColours {
+  luma: Colours;
+  chroma: Colours;
+}
+
+/** Feather of the opening's edge, luma pixels (the chroma plane's samples are 2 px apart). */
+const FEATHER = { luma: 1.7, chroma: 2.4 };
+
+/** The interior's colours from the `mouth` input (one Gather each). */
+export function mouthColours(m: Maths, mouth: V): MouthColours {
+  const g = m.g;
+  const p = m.clip(mouth, 0, 255);
+  const luma = {} as Colours;
+  const chroma = {} as Colours;
+  INTERIOR_KEYS.forEach((k, i) => {
+    luma[k] = m.at(p, i * 3);
+    chroma[k] = g.op("Gather", [p, g.ci([i * 3 + 1, i * 3 + 2], [2, 1, 1])]);
+  });
+  return { luma, chroma };
+}
 
 export interface Plane {
   /** Warped plane, float [1, C, h, w]. */
@@ -42,19 +63,55 @@ export function cropGrid(m: Maths, a: AnchorS, shape: MouthShape, wf: V, hf: V, 
   };
 }
 
-function colour(m: Maths, which: keyof typeof COLOURS, step: 1 | 2): V {
-  const [y, u, v] = COLOURS[which];
-  return step === 1 ? m.g.c(y) : m.g.c([u, v], [2, 1, 1]);
+/**
+ * What the painter needs per column (x) and per row (y), computed once on the whole coordinate
+ * vectors (luma then chroma samples) and sliced for each plane: fewer nodes than per plane.
+ */
+export interface MouthProfiles {
+  /** Columns: the opening's top edge (relative to the seam row) and height. */
+  lo: V; gap: V;
+  /** Columns: upper teeth length, teeth weight across the mouth, gaps between teeth (luma). */
+  teethLen: V; teethCols: V; toothGaps: V;
+  /** Columns: 1 / height (for the height within the opening), tongue weight, 1 / rim width. */
+  invGap: V; tongueCols: V; invRim: V;
+  /** Columns: luma factor darkening into the corners; the closed seam's line weight. */
+  shade: V; lineCols: V;
+  /** Rows: offset from the seam row, and the closed seam's line weight. */
+  rows: V; lineRows: V;
 }
 
-export function paintCavity(
-  m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthShape, crop: CropGrid, plane: Plane,
-): V {
+export function mouthProfiles(m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthShape): MouthProfiles {
+  const u = m.abs(shape.u);
+  const gap = shape.gap;
+  // Upper teeth: a band under the upper lip (never more than ~40% of the gap) whose lower
+  // edge dips between teeth; front teeth widest at the centre, lateral ones shorter.
+  const xc = m.sub(xs, a.mx);
+  const between = m.sub(1, m.abs(m.sin(m.div(xc, m.mul(a.mW, 0.115 / Math.PI)))));
+  const teethLen = m.mul(
+    m.min(m.mul(a.mW, 0.078), m.mul(gap, 0.38)),
+    m.mul(m.fma(between, -0.16, 1), m.fma(m.mul(u, u), -0.3, 1)),
+  );
+  const rows = m.sub(ys, a.my);
+  return {
+    lo: shape.lo, gap, teethLen,
+    teethCols: m.sub(1, m.smoothstep(0.45, 0.92, u)),
+    // Soft gaps between teeth (luma only).
+    toothGaps: m.fma(m.pow(between, 6), -0.22, 1),
+    invGap: m.div(1, m.max(gap, 0.5)),
+    tongueCols: m.sub(1, m.smoothstep(0.15, 0.85, u)),
+    invRim: m.div(1, m.fma(gap, 0.1, 1.2)),
+    shade: m.fma(m.smoothstep(0.3, 1.0, u), -0.45, 1),
+    lineCols: m.mul(m.sub(1, m.smoothstep(0.7, 1.05, u)), m.mul(shape.closing, 0.85)),
+    rows, lineRows: m.gauss(rows, 0, 0.9),
+  };
+}
+
+export function paintCavity(m: Maths, a: AnchorS, pr: MouthProfiles, crop: CropGrid, colours: MouthColours, plane: Plane): V {
   const g = m.g;
   const two = g.ci([2]);
   const int = (x: V, f: V) => g.op("Mul", [x, f]);
   const addI = (x: V, y: V) => g.op("Add", [x, y]);
-  // Crop bounds of this plane, and where its samples sit in the xs/ys vectors.
+  // Crop bounds of this plane, and where its samples sit in the coordinate vectors.
   const [c0, c1, r0, r1] = plane.step === 1
     ? [int(crop.x0, two), int(crop.x1, two), int(crop.y0, two), int(crop.y1, two)]
     : [crop.x0, crop.x1, crop.y0, crop.y1];
@@ -62,51 +119,45 @@ export function paintCavity(
     ? [c0, c1, r0, r1]
     : [addI(c0, crop.w), addI(c1, crop.w), addI(r0, crop.h), addI(r1, crop.h)];
   const col = (v: V) => m.slice(v, xOff0, xOff1, [0]);
-  const rows = m.unsqueeze(m.sub(m.slice(ys, yOff0, yOff1, [0]), a.my), [1]);
-
-  const u = m.abs(col(shape.u));
-  const lo = col(shape.lo);
-  const gap = col(shape.gap);
-  const soft = plane.step === 1 ? 1.1 : 1.6;
-  // Distance below the upper lip's inner edge; inside the lens when 0 < d < gap.
-  const d = m.sub(rows, lo);
-  const inside = m.min(d, m.sub(gap, d));
-  // The edge sits half a softness inside the lips; a closed mouth (gap 0) paints nothing.
-  const mask = m.clamp01(m.add(m.mul(inside, 1 / soft), m.clip(m.mul(gap, 0.5 / soft), 0, 0.5)));
+  const row = (v: V) => m.unsqueeze(m.slice(v, yOff0, yOff1, [0]), [1]);
   const luma = plane.step === 1;
-  // Upper teeth: a band under the upper lip (never more than ~40% of the gap) whose lower
-  // edge dips between teeth; front teeth widest at the centre, lateral ones shorter.
-  const xc = m.sub(col(xs), a.mx);
-  const toothW = m.mul(a.mW, 0.115);
-  const between = m.sub(1, m.abs(m.sin(m.div(m.mul(xc, Math.PI), toothW))));
-  const teethLen = m.mul(
-    m.min(m.mul(a.mW, 0.078), m.mul(gap, 0.38)),
-    m.mul(m.fma(between, -0.16, 1), m.fma(m.mul(u, u), -0.3, 1)),
-  );
-  const teethCols = m.sub(1, m.smoothstep(0.45, 0.92, u));
-  const teeth = m.mul(m.clamp01(m.fma(m.sub(teethLen, d), 1 / soft, 0.5)), teethCols);
-  // Tongue: the lower middle of the opening, with a dark margin above the lower lip.
-  const t = m.mul(d, m.div(1, m.max(gap, 0.5)));
-  const tongueCols = m.sub(1, m.smoothstep(0.2, 0.8, u));
-  const tongue = m.mul(
-    m.mul(m.clamp01(m.fma(t, 5, -2.9)), m.clamp01(m.fma(t, -9, 8.7))),
-    m.mul(m.sub(1, teeth), tongueCols),
-  );
-  const dark = colour(m, "cavity", plane.step);
-  let teethCol = m.sub(colour(m, "teeth", plane.step), dark);
-  if (luma) {
-    // Thin gaps between teeth, and the upper lip's shadow on them.
-    const gaps = m.fma(m.pow(between, 8), -0.3, 1);
-    const lipShadow = m.clip(m.fma(d, m.div(0.3, m.mul(a.mW, 0.05)), 0.7), 0, 1);
-    teethCol = m.mul(m.mul(teethCol, gaps), lipShadow);
-  }
-  const cav = m.add(m.add(dark, m.mul(teeth, teethCol)), m.mul(tongue, m.sub(colour(m, "tongue", plane.step), dark)));
-  // Depth: the cavity darkens towards the corners.
-  const shade = m.fma(m.smoothstep(0.25, 1.0, u), -0.4, 1);
-  const cavShaded = luma ? m.add(m.mul(m.sub(cav, 16), shade), 16) : cav;
+  const c = luma ? colours.luma : colours.chroma;
+  const soft = luma ? FEATHER.luma : FEATHER.chroma;
 
+  const gap = col(pr.gap);
+  // Distance below the upper lip's inner edge; inside the lens when 0 < d < gap.
+  const d = m.sub(row(pr.rows), col(pr.lo));
+  const inside = m.min(d, m.sub(gap, d));
+  // A feathered edge centred half a feather inside the lips (so the lips' own edge stays whole);
+  // a closed mouth (gap 0) paints nothing, a thin one only a faint line.
+  const mask = m.clamp01(m.add(m.mul(inside, 1 / soft), m.clip(m.mul(gap, 0.5 / soft), 0, 0.5)));
+  const teeth = m.mul(m.clamp01(m.fma(m.sub(col(pr.teethLen), d), 1 / (soft * 0.8), 0.5)), col(pr.teethCols));
+  // Tongue: the lower middle of the opening (0 at the upper lip, 1 at the lower), rising into
+  // view as the mouth opens.
+  const tongue = m.mul(m.smoothstep(0.45, 0.9, m.mul(d, col(pr.invGap))), col(pr.tongueCols));
+  // Rim: the lips' inner faces, a soft band of the lip line's colour along the lips (the upper
+  // one mostly under the teeth), so the cavity darkens inwards instead of ending in a line.
+  const rim = m.clamp01(m.sub(1, m.mul(inside, col(pr.invRim))));
+
+  // Interior from the back outwards: back, tongue, rim, teeth.
+  let cav = m.fma(tongue, m.sub(c.tongue, c.back), c.back);
+  cav = m.fma(m.mul(rim, 0.7), m.sub(c.rim, cav), cav);
+  let teethCol = c.teeth;
+  if (luma) {
+    // The upper lip's shadow on the teeth.
+    const lipShadow = m.clip(m.fma(d, m.div(0.3, m.mul(a.mW, 0.05)), 0.7), 0, 1);
+    teethCol = m.fma(m.mul(m.sub(teethCol, 16), col(pr.toothGaps)), lipShadow, 16);
+  }
+  cav = m.fma(teeth, m.sub(teethCol, cav), cav);
+  // Depth: the interior darkens into the corners (luma; chroma keeps its hue).
+  const cavShaded = luma ? m.fma(m.sub(cav, 16), col(pr.shade), 16) : cav;
+
+  // Where a picture's open mouth is closed, the lips meet along a soft dark line (which also
+  // hides any row of its teeth left at the seam).
+  const seamLine = m.mul(m.mul(row(pr.lineRows), col(pr.lineCols)), m.sub(1, mask));
   const patch = m.slice(m.slice(plane.warped, r0, r1, [2]), c0, c1, [3]);
-  const blended = m.add(patch, m.mul(mask, m.sub(cavShaded, patch)));
+  const painted = m.add(patch, m.mul(mask, m.sub(cavShaded, patch)));
+  const blended = m.add(painted, m.mul(seamLine, m.sub(c.rim, painted)));
   const patch8 = m.cast(m.add(blended, 0.5), "uint8");
   return paste(m, plane.rounded, patch8, r0, r1, c0, c1);
 }

@@ -81,10 +81,13 @@ export function warpCropBoxes(a: FaceAnchors, width: number, height: number, env
   const drop = MOUTH.drop * mW;
   const lipTail = Math.log(Math.max((MOUTH.drop * mW) / EPS, 1)) / 2; // the seam's sigmoid(2r)
   around(a.mouth, hw, hw, 0.55 * mW, 0.95 * mW + lipTail);
-  // Jaw, and the corners' sideways stretch, stop at the neck fade below the (moved) chin.
-  const neckEnd = chin + fH * MOUTH.neck[1] + reach({ x: fx, y: chin }).y;
-  const jawX = fW * 0.52 + reach(a.mouth).x;
-  spans.push({ x0: a.mouth.x - jawX, x1: a.mouth.x + jawX, y0: a.mouth.y, y1: neckEnd });
+  // Jaw: down to the fold under the dropped chin; the corners' sideways stretch stops at the
+  // neck fade; both below the (moved) chin.
+  const chinReach = reach({ x: fx, y: chin }).y;
+  const neckEnd = chin + fH * MOUTH.neck[1] + chinReach;
+  const jawEnd = chin + fH * (MOUTH.jawCap + MOUTH.fold[1]) + chinReach;
+  const jawX = fW * MOUTH.jawCols[1] + reach(a.mouth).x;
+  spans.push({ x0: a.mouth.x - jawX, x1: a.mouth.x + jawX, y0: a.mouth.y, y1: jawEnd });
   // Corners in/out: Gaussian rows about drop/2 with width 0.45 mW + drop/2; amplitude <= 1.9 hw / 3.
   const acrossS = 0.45 * mW + drop / 2;
   const acrossR = acrossS * gaussReach((1.9 * hw) / 3);

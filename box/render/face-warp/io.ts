@@ -3,7 +3,7 @@
 import type { FrameParams } from "../frame-params.ts";
 
 /** Bumped whenever the generated graph changes, so a stale generated file is rebuilt. */
-export const FACE_WARP_VERSION = "8";
+export const FACE_WARP_VERSION = "9";
 
 export const IO = {
   /** uint8 [1, 1, H, W]: the face's luma plane. */
@@ -14,6 +14,12 @@ export const IO = {
   anchors: "anchors",
   /** float32 [10]: this frame's parameters, order PARAM_ORDER. Optional for other models. */
   params: "params",
+  /**
+   * float32 [13]: the face's mouth (mouth-palette.ts `mouthVector`): the interior's colours in
+   * the face's own hues (order INTERIOR_KEYS, Y U V each), then the opening its picture shows
+   * (px). Optional for other models.
+   */
+  mouth: "mouth",
   /** uint8 [1, 1, H, W] */
   yOut: "y_out",
   /** uint8 [1, 2, H/2, W/2] */

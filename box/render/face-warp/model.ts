@@ -2,12 +2,13 @@
 // warp generated from code, no weights. Separable displacement terms are combined into the
 // sampling grid by one MatMul per plane, then one GridSample warps luma and one warps chroma
 // (I420 in, I420 out), and the mouth interior is painted on a crop around the mouth.
-import { attrI, attrS, GraphBuilder, Maths, type V } from "./graph-builder.ts";
-import { cropGrid, paintCavity } from "./cavity.ts";
+import { attrI, attrInts, attrS, GraphBuilder, Maths, type V } from "./graph-builder.ts";
+import { cropGrid, mouthColours, mouthProfiles, paintCavity } from "./cavity.ts";
 import { FACE_WARP_VERSION, IO, PARAM_ORDER } from "./io.ts";
 import { headPose, moveAnchors, readAnchors, readParams } from "./scalars.ts";
 import { blinkTerm, breatheTerm, browTerm, headTerms, squintTerm, type Coords, type Term } from "./terms-face.ts";
 import { mouthTerms } from "./terms-mouth.ts";
+import { MOUTH_INPUT_SIZE } from "../mouth-palette.ts";
 import { ANCHOR_COUNT } from "../prepared-face.ts";
 
 export interface BuiltModel {
@@ -22,6 +23,7 @@ export function buildFaceWarpModel(): BuiltModel {
   const uv = g.input(IO.uv, "uint8", [1, 2, "Hc", "Wc"]);
   const anchorsIn = g.input(IO.anchors, "float", [ANCHOR_COUNT]);
   const paramsIn = g.input(IO.params, "float", [PARAM_ORDER.length]);
+  const mouthIn = g.input(IO.mouth, "float", [MOUTH_INPUT_SIZE]);
 
   // Sample centres in luma pixels: luma rows/columns then chroma ones (chroma j sits at 2j+1).
   const shape = g.op("Shape", [y]);
@@ -41,7 +43,8 @@ export function buildFaceWarpModel(): BuiltModel {
   const p = readParams(m, paramsIn);
   const head = headPose(m, base, p);
   const a = moveAnchors(m, base, head, p);
-  const mouth = mouthTerms(m, k, a, p);
+  const restGap = m.relu(m.at(mouthIn, MOUTH_INPUT_SIZE - 1));
+  const mouth = mouthTerms(m, k, a, p, restGap);
   const terms: Term[] = [
     ...headTerms(m, k, base, head),
     breatheTerm(m, k, base, p),
@@ -54,19 +57,21 @@ export function buildFaceWarpModel(): BuiltModel {
     browTerm(m, k, a.rb, a.re, a.fx, p),
   ];
 
-  // grid = sum_k row_k(y) * col_k(x), in GridSample's normalised coordinates.
+  // grid = sum_k row_k(y) * col_k(x), in pixels (the identity first), then scaled once to
+  // GridSample's normalised coordinates. Profiles are stacked with one Concat each (few nodes:
+  // at this size a node's fixed cost outweighs its arithmetic).
   const sx = m.div(2, wf);
   const sy = m.div(2, hf);
   const all: Term[] = [
-    { row: onesY, colX: m.sub(m.mul(xs, sx), 1) },
-    { row: m.sub(m.mul(ys, sy), 1), colY: onesX },
-    ...terms.map((t) => ({ row: t.row, colX: t.colX && m.mul(t.colX, sx), colY: t.colY && m.mul(t.colY, sy) })),
+    { row: onesY, colX: m.sub(xs, m.mul(wf, 0.5)) },
+    { row: m.sub(ys, m.mul(hf, 0.5)), colY: onesX },
+    ...terms,
   ];
-  const a2 = m.concat(all.map((t) => m.unsqueeze(t.row, [1])), 1); // [1.5H, K]
-  const b3 = m.concat(
-    all.map((t) => m.concat([m.unsqueeze(t.colX ?? zerosX, [0, 2]), m.unsqueeze(t.colY ?? zerosX, [0, 2])], 2)),
-    0,
-  ); // [K, 1.5W, 2]
+  const stack = (vs: V[]) => m.reshape(m.concat(vs, 0), g.ci([all.length, -1]));
+  const a2 = g.op("Transpose", [stack(all.map((t) => t.row))], [attrInts("perm", [1, 0])]); // [1.5H, K]
+  const cx = m.mul(stack(all.map((t) => t.colX ?? zerosX)), sx);
+  const cy = m.mul(stack(all.map((t) => t.colY ?? zerosX)), sy);
+  const b3 = m.concat([m.unsqueeze(cx, [2]), m.unsqueeze(cy, [2])], 2); // [K, 1.5W, 2]
   const hi1 = m.unsqueeze(hi, [0]);
   const wi1 = m.unsqueeze(wi, [0]);
   const zero = g.ci([0]);
@@ -86,8 +91,10 @@ export function buildFaceWarpModel(): BuiltModel {
   const round8 = (v: V) => m.cast(m.add(v, 0.5), "uint8");
 
   const crop = cropGrid(m, a, mouth.shape, wf, hf, wi, hi);
-  const yOut = paintCavity(m, xs, ys, a, mouth.shape, crop, { warped: warpedY, rounded: round8(warpedY), step: 1 });
-  const uvOut = paintCavity(m, xs, ys, a, mouth.shape, crop, { warped: warpedUV, rounded: round8(warpedUV), step: 2 });
+  const colours = mouthColours(m, mouthIn);
+  const profiles = mouthProfiles(m, xs, ys, a, mouth.shape);
+  const yOut = paintCavity(m, a, profiles, crop, colours, { warped: warpedY, rounded: round8(warpedY), step: 1 });
+  const uvOut = paintCavity(m, a, profiles, crop, colours, { warped: warpedUV, rounded: round8(warpedUV), step: 2 });
   g.output(yOut, IO.yOut, "uint8", [1, 1, "H", "W"]);
   g.output(uvOut, IO.uvOut, "uint8", [1, 2, "Hc", "Wc"]);
 
