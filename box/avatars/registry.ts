@@ -6,6 +6,7 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import { TONES, isTone, parseVariantId, variantId, type Tone } from "../../shared/wire/tones.ts";
 import type { FaceRenderer } from "../render/face-renderer.ts";
 import type { PreparedFace } from "../render/prepared-face.ts";
+import type { FrameSources } from "./frame-source.ts";
 import { currentCaller } from "./own/caller.ts";
 import type { OwnAvatars, OwnEntry } from "./own/own-avatars.ts";
 import { loadStockFaces, renderStillPng, type StockFace } from "./stock/index.ts";
@@ -14,7 +15,13 @@ export interface ResolvedAvatar {
   avatarId: string;
   tone: Tone;
   variant: string;
+  /** The still (a video: the first frame of the loop this tone plays). */
   face: PreparedFace;
+  /**
+   * A video face's idle loops (the base video's and one per `take__<tone>`): the live session
+   * plays them instead of a synthetic idle. Absent for photos and stock faces.
+   */
+  frames?: FrameSources;
   /** Credential subject of the uploader; absent for a stock face. */
   owner?: string;
   /** `gesture_amplitude` of an uploaded face (1 = the stock faces' motion); absent means 1. */
@@ -89,7 +96,9 @@ export class AvatarRegistry {
     const entry = subject !== null ? this.own?.get(subject, avatarId) : null;
     if (!entry?.face || entry.manifest.state !== "ready" || !entry.manifest.tones.includes(tone)) return null;
     const m = entry.manifest;
-    return { avatarId, tone, variant: variantId(avatarId, tone), face: entry.face, owner: m.owner, gestureAmplitude: m.gesture_amplitude ?? 1 };
+    const frames = entry.loops ?? undefined;
+    const face = frames?.takes[tone]?.still ?? entry.face;
+    return { avatarId, tone, variant: variantId(avatarId, tone), face, ...(frames ? { frames } : {}), owner: m.owner, gestureAmplitude: m.gesture_amplitude ?? 1 };
   }
 
   require(id: string): ResolvedAvatar {
@@ -171,7 +180,9 @@ export class AvatarRegistry {
     const key = r.owner ? `${r.owner}\n${r.avatarId}\n${r.tone}` : r.variant;
     let png = this.stills.get(key);
     if (!png) {
-      png = r.owner && r.tone === "neutral" ? this.ownPreview(r) : renderStillPng(this.renderer, r.face, r.tone);
+      // A tone with its own take already wears its expression: its still is rendered at rest.
+      const ownTake = r.frames?.takes[r.tone] !== undefined;
+      png = r.owner && r.tone === "neutral" && !ownTake ? this.ownPreview(r) : renderStillPng(this.renderer, r.face, ownTake ? "neutral" : r.tone);
       png.catch(() => this.stills.delete(key));
       this.stills.set(key, png);
     }

@@ -1,6 +1,8 @@
 // Implements: the live session of a box (media path in DESIGN.md): one peer, one frame clock,
 // one utterance queue. Frames are rendered a few ahead of the clock (the renderer is async);
-// audio of frame i and the mouth of frame i come from the same speech timeline.
+// audio of frame i and the mouth of frame i come from the same speech timeline. A video face plays
+// its own footage (frame i on loop frame pingPong(i), per tone its take's loop when it has one)
+// with no synthetic idle on top: only the tone's resting expression and speech move the mouth.
 import type { Tone } from "../../shared/wire/tones.ts";
 import { variantId } from "../../shared/wire/tones.ts";
 import type { FaceRenderer } from "../render/face-renderer.ts";
@@ -10,6 +12,7 @@ import { createAnswerPeer } from "../media/peer.ts";
 import { MediaSession, type SourceFrame } from "../media/media-session.ts";
 import type { ResolvedAvatar } from "../avatars/registry.ts";
 import { IdleAnimator } from "./idle-animator.ts";
+import { LoopPlayer, blendInto } from "./loop-player.ts";
 import { SpeechTimeline, type Scheduled, type UtteranceInput } from "./speech-timeline.ts";
 import type { ClientContext } from "./client-context.ts";
 import type { SessionExpiry } from "./session-end.ts";
@@ -26,6 +29,8 @@ export interface LiveSessionOptions {
 export type SpeechEvent = { kind: "start" | "end"; utterance: Scheduled; interrupted: boolean };
 
 const REST_MOUTH: MouthParams = { open: 0, wide: 0, round: 0 };
+/** A video face's footage blinks, breathes and moves by itself. */
+const FOOTAGE_IDLE = { blink: 0, headX: 0, headY: 0, headRoll: 0, breathe: 0 };
 const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
 
 export class LiveSession {
@@ -48,6 +53,10 @@ export class LiveSession {
   private lastPcm: Int16Array;
   private toneState: FrameParams;
   private playing: Scheduled | null = null;
+  /** A video face's loops (held in memory while it is on screen). */
+  private readonly loops = new LoopPlayer();
+  /** The loop being left, rendered during a fade. */
+  private fadeBuf: Uint8Array | null = null;
   private closed = false;
   private onClose: () => void = () => {};
   readonly closedPromise = new Promise<void>((r) => (this.onClose = r));
@@ -76,6 +85,7 @@ export class LiveSession {
     const session = new LiveSession(avatar, clientContext, options);
     const peer = await createAnswerPeer(offer, { loopbackOnly: options.loopbackOnly });
     try {
+      await session.loops.hold(avatar.frames); // a video's loop is in memory before its first frame
       session.pump(); // the first frames are ready before the client connects
       session.media = await MediaSession.start(peer, (i) => session.frameAt(i), {
         width: options.renderer.width,
@@ -131,6 +141,8 @@ export class LiveSession {
     if (avatar.variant === this.avatar.variant) return;
     this.avatar = avatar;
     this.invalidateFrom(this.emitted + 1);
+    // Another video's loop: its still plays until the frames are read, then the loop.
+    if (!this.loops.holds(avatar.frames)) void this.loops.hold(avatar.frames).then(() => !this.closed && this.avatar === avatar && this.invalidateFrom(this.emitted + 1));
   }
 
   /** Resolves when nothing is queued or playing (or the session closed), or after `timeoutMs`. */
@@ -178,6 +190,7 @@ export class LiveSession {
     this.media?.close();
     if (this.playing) this.emit({ kind: "end", utterance: this.playing, interrupted: true });
     this.playing = null;
+    this.loops.letGo();
     this.rendered.clear();
     this.listeners.clear();
     this.onClose();
@@ -239,13 +252,15 @@ export class LiveSession {
   }
 
   private async renderAhead(): Promise<void> {
-    const { renderer } = this.options;
     while (!this.closed && this.renderNext <= this.emitted + this.lookahead + 1) {
+      // Behind the clock (a busy machine): frames already sent are not worth rendering; go on
+      // from the next one due, so a video keeps playing at its pace, dropping frames, not stalling.
+      if (this.renderNext <= this.emitted) this.renderNext = this.emitted + 1;
       const frame = this.renderNext++;
       const gen = this.generation;
       const buf = this.pool.pop() ?? new Uint8Array(this.avatar.face.i420.length);
       try {
-        await renderer.render(this.avatar.face, this.paramsFor(frame), buf);
+        await this.renderFrame(frame, buf);
       } catch (err) {
         this.pool.push(buf);
         console.error(JSON.stringify({ level: "error", msg: "render failed", error: (err as Error).message }));
@@ -256,15 +271,38 @@ export class LiveSession {
     }
   }
 
+  /**
+   * Frame `frame` into `buf`: the face's still with its idle, or a video's loop frame (the loop of
+   * the tone speaking then), faded over from the previous loop for a few frames after a change.
+   */
+  private async renderFrame(frame: number, buf: Uint8Array): Promise<void> {
+    const { renderer } = this.options;
+    const params = this.paramsFor(frame);
+    const frames = this.avatar.frames;
+    if (!frames) {
+      await renderer.render(this.avatar.face, params, buf);
+      return;
+    }
+    const faces = this.loops.faces(frame, frames, this.timeline.at(frame)?.tone ?? this.avatar.tone);
+    await renderer.render(faces.face, params, buf);
+    if (faces.from) {
+      const other = (this.fadeBuf ??= new Uint8Array(buf.length));
+      await renderer.render(faces.from, params, other);
+      blendInto(buf, other, faces.weight);
+    }
+  }
+
   private paramsFor(frame: number): FrameParams {
     const s = this.timeline.at(frame);
     const tone: Tone = s?.tone ?? this.avatar.tone;
-    const target = restFrame(tone);
+    const frames = this.avatar.frames;
+    // A tone filmed in its own take already wears its expression.
+    const target = restFrame(frames?.takes[tone] ? "neutral" : tone);
     const k = 0.18; // about 200 ms to settle into a new tone's resting expression
     const t = this.toneState;
     this.toneState = { ...t, smile: lerp(t.smile, target.smile, k), brow: lerp(t.brow, target.brow, k), open: lerp(t.open, target.open, k), wide: lerp(t.wide, target.wide, k), round: lerp(t.round, target.round, k) };
     const mouth = s ? (this.timeline.mouthAt(frame) ?? REST_MOUTH) : null;
-    const idle = this.idle.params(frame);
+    const idle = frames ? FOOTAGE_IDLE : this.idle.params(frame);
     return {
       ...this.toneState,
       ...(mouth ? { open: mouth.open, wide: mouth.wide, round: mouth.round } : {}),

@@ -86,6 +86,39 @@ export function parseFaceMeta(text: string): FaceMeta | null {
   }
 }
 
+/**
+ * What `loop.json` (the base video) or `loop-<tone>.json` (a `take__<tone>`) holds beside its
+ * `.i420`: the idle loop of a video face, `count` I420 frames of `frame_bytes` back to back,
+ * played ping-pong, with the renderer's 19 anchors per frame (box/render/README.md order).
+ */
+export const LoopMeta = Type.Object({
+  version: Type.Literal(1),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  fps: Type.Number(),
+  count: Type.Integer({ minimum: 1 }),
+  frame_bytes: Type.Integer(),
+  play: Type.Literal("pingpong"),
+  /** The file the loop was cut from (`source.<ext>` or `takes/<tone>__<n>.<ext>`). */
+  from: Type.String(),
+  start_s: Type.Number(),
+  seconds: Type.Number(),
+  anchors: Type.Array(Type.Array(Type.Number(), { minItems: 19, maxItems: 19 })),
+  /** Base loop only: the tones whose take became their own loop. */
+  take_tones: Type.Array(Type.String()),
+  detail: Type.String(),
+});
+export type LoopMeta = Static<typeof LoopMeta>;
+
+export function parseLoopMeta(text: string): LoopMeta | null {
+  try {
+    const v = JSON.parse(text);
+    return Value.Check(LoopMeta, v) && v.anchors.length === v.count ? v : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The journal keeps the last entries only: a face re-uploaded a hundred times stays small. */
 export const JOURNAL_MAX = 60;
 

@@ -147,7 +147,7 @@ describe("preparation that fails, and videos", () => {
     expect(prev.json.error).toMatch(/no face/i);
   });
 
-  it("a video without takes or ai_generated: the base idle face alone, from a frame of the video", async () => {
+  it("a video without takes or ai_generated: the base idle face alone, looping the video's own frames", async () => {
     const mp4 = ffmpeg(["-loop", "1", "-i", new URL("sample3.jpg", DEMO).pathname, "-t", "2", "-r", "10", "-vf", "scale=480:-2,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast"], join(work, "clip.mp4"));
     const up = await upload(A, [["file", [mp4, "clip.mp4"]], ["tones", "happy"], ["framing", "not read"], ["gesture_amplitude", "not read"]]);
     expect(up.status).toBe(200);
@@ -156,6 +156,8 @@ describe("preparation that fails, and videos", () => {
     expect(last.state).toBe("ready");
     expect(avatars.groups.find((g: any) => g.id === "clip")).toMatchObject({ variants: ["clip"], stock: false });
     expect((await send(A, "GET", "/api/videos")).json.videos.find((v: any) => v.id === "clip")).toMatchObject({ kind: "video", bytes: mp4.length });
+    const folder = join(dataDir, "avatars", ownerDir(`key:${sha256Hex(A)}`), "clip");
+    expect(readdirSync(folder)).toEqual(expect.arrayContaining(["loop.i420", "loop.json", "face.i420"]));
   });
 
   it("photo_avatar.create refuses a video without the ai_generated declaration", async () => {

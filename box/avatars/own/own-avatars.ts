@@ -4,13 +4,15 @@
 // invisible to every other caller: each query takes the caller's subject.
 import { ApiError } from "../../../shared/errors/api-error.ts";
 import { variantId, type Tone } from "../../../shared/wire/tones.ts";
-import type { PreparedFace } from "../../render/prepared-face.ts";
+import { anchorsToVector, type FaceAnchors, type PreparedFace } from "../../render/prepared-face.ts";
+import type { FrameSource, FrameSources } from "../frame-source.ts";
+import { FrameLoop, anchorsFromVector } from "./frame-loop.ts";
 import { ownerDir } from "./ids.ts";
-import { journal, type OwnManifest, type OwnState } from "./manifest.ts";
+import { journal, type LoopMeta, type OwnManifest, type OwnState } from "./manifest.ts";
 import { PrepareQueue } from "./prepare-queue.ts";
 import { drainEraseOrders, type SharedRecords } from "./shared-records.ts";
 import { OwnAvatarStore, sha256Hex } from "./store.ts";
-import { frameAsPng, probeVideo, wellLitTime } from "./video.ts";
+import { BadVideo, probeVideo } from "./video.ts";
 
 export interface PhotoPrepared {
   face: PreparedFace;
@@ -20,11 +22,28 @@ export interface PhotoPrepared {
 }
 export type PreparePhoto = (bytes: Uint8Array, opts: { size: number; framing?: string }) => Promise<PhotoPrepared>;
 
+/** A video's idle loop as the preparer hands it over (box/faces/prepare-video.ts). */
+export interface VideoPrepared {
+  /** The loop's first frame. */
+  face: PreparedFace;
+  /** I420 frames at the video size; frames[0] is face.i420. */
+  frames: Uint8Array[];
+  anchors: FaceAnchors[];
+  landmarks: { x: number; y: number }[];
+  facesFound: number;
+  detail: string;
+  loop: { startS: number; seconds: number; fps: number };
+}
+/** `width`/`height`: the size the frames are shown at (ffprobe, rotation applied). */
+export type PrepareVideo = (src: { path: string; width: number; height: number; durationS: number }, opts: { size: number; framing?: string }) => Promise<VideoPrepared>;
+
 export interface OwnAvatarsOptions {
   dataDir: string;
   /** Side of the square live video: faces are prepared at this size. */
   size: number;
   preparePhoto: PreparePhoto;
+  /** Absent: a video upload fails ("not available on this box"). */
+  prepareVideo?: PrepareVideo;
   /** True for the preparer's own refusals (no face, unreadable): their message is the detail as is. */
   isPhotoError: (err: unknown) => boolean;
   /** The neutral still of a prepared face, through the live renderer (what streams). */
@@ -42,11 +61,11 @@ export interface OwnAvatarsOptions {
 
 export interface OwnEntry {
   manifest: OwnManifest;
-  /** Loaded only when `ready`. */
+  /** Loaded only when `ready` (a video's: the first frame of its loop). */
   face: PreparedFace | null;
+  /** A ready video's idle loops (frames read from the volume only while a live session holds them). */
+  loops?: FrameSources | null;
 }
-
-export const VIDEO_DETAIL_NOTE = "Prepared from one well-lit frame of the video; the video's own motion is not used yet (the face idles like a photo).";
 
 const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => console.error(JSON.stringify({ level, msg, ...extra }));
 
@@ -80,6 +99,11 @@ export class OwnAvatars {
       const entry: OwnEntry = { manifest: m, face: null };
       own.entries.set(keyOf(m.owner, m.avatar_id), entry);
       if (m.state === "ready") entry.face = await own.store.loadFace(m.owner, m.avatar_id, opts.size);
+      if (entry.face && m.source_kind === "video") {
+        // A video prepared before it kept its motion, or whose loop is damaged: prepare again.
+        entry.loops = await own.loadLoops(m, entry.face);
+        if (!entry.loops) entry.face = null;
+      }
       // Cut off mid-preparation, prepared files damaged, or made for another video size: prepare again.
       if (m.state === "preparing" || (m.state === "ready" && !entry.face)) {
         m.state = "preparing";
@@ -169,16 +193,8 @@ export class OwnAvatars {
       const bytes = await this.store.readSource(m);
       const sha = sha256Hex(bytes);
       if (sha !== m.sha256) m.sha256 = sha; // the file on the volume is the truth
-      let still = bytes;
-      let videoNote = "";
-      if (m.source_kind === "video") {
-        const path = this.store.sourcePath(m);
-        const info = await probeVideo(path);
-        const t = await wellLitTime(path, info.durationS);
-        still = await frameAsPng(path, t);
-        videoNote = `${VIDEO_DETAIL_NOTE} Frame at ${t.toFixed(1)} s.`;
-      }
-      const r = await this.opts.preparePhoto(still, { size: this.opts.size, ...(m.builds_planned && m.framing ? { framing: m.framing } : {}) });
+      const framing = m.builds_planned && m.framing ? { framing: m.framing } : {};
+      const r = m.source_kind === "video" ? await this.prepareVideoLoops(m, framing.framing) : await this.opts.preparePhoto(bytes, { size: this.opts.size, ...framing });
       const size = this.opts.size;
       if (r.face.width !== size || r.face.height !== size || r.face.i420.length !== (size * size * 3) / 2) {
         throw new Error(`the preparer returned a ${r.face.width}x${r.face.height} face for a ${size}x${size} video`);
@@ -186,17 +202,21 @@ export class OwnAvatars {
       const preview = await this.opts.renderStill(r.face, "neutral");
       if (this.entries.get(key) !== entry) return; // deleted meanwhile
       await this.store.savePrepared(m.owner, m.avatar_id, r.face, { landmarks: r.landmarks, faces_found: r.facesFound, detail: r.detail }, preview);
+      const loops = m.source_kind === "video" ? await this.loadLoops(m, r.face) : null;
+      if (m.source_kind === "video" && !loops) throw new Error("the prepared loop could not be read back from the volume");
       m.state = "ready";
-      m.detail = [r.detail, videoNote].filter(Boolean).join(" ");
+      m.detail = r.detail;
       m.updated_at = this.now();
       this.journalAll(m, "ready", "");
       await this.store.saveManifest(m); // last: the manifest says ready only once every file is in place
       entry.face = r.face;
+      entry.loops = loops;
     } catch (err) {
       if (this.entries.get(key) !== entry) return;
       const reason = err instanceof Error ? err.message : String(err);
       const detail = this.opts.isPhotoError(err) ? reason : `Preparation failed: ${reason}`;
       entry.face = null;
+      entry.loops = null;
       m.state = "failed";
       m.detail = detail;
       m.updated_at = this.now();
@@ -207,6 +227,65 @@ export class OwnAvatars {
     }
     this.changed(m);
     await this.observe(m, false);
+  }
+
+  /**
+   * A video's idle loops: the base video's, then one per `take__<tone>` (the first take of a tone
+   * that yields a loop; a tone whose takes all fail plays the base video). Every loop is on the
+   * volume before this returns; the base loop's meta, written last, lists the tones with takes.
+   */
+  private async prepareVideoLoops(m: OwnManifest, framing: string | undefined): Promise<PhotoPrepared> {
+    const prepare = this.opts.prepareVideo;
+    if (!prepare) throw new Error("video preparation is not available on this box");
+    const loopOf = async (file: string) => {
+      const path = this.store.fileIn(m, file);
+      const info = await probeVideo(path);
+      return prepare({ path, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS }, { size: this.opts.size, framing });
+    };
+    const base = await loopOf(m.source_file);
+    const notes = [base.detail.replace(/\.?$/, ".")];
+    const takeTones: string[] = [];
+    const tones = [...new Set(m.takes.map((t) => t.tone))].filter((t) => m.tones.includes(t));
+    for (const tone of tones) {
+      const why: string[] = [];
+      for (const take of m.takes.filter((t) => t.tone === tone).sort((a, b) => a.n - b.n)) {
+        const name = `take__${tone}${take.n ? `__${take.n}` : ""}`;
+        try {
+          const v = await loopOf(take.file);
+          await this.store.saveLoop(m.owner, m.avatar_id, tone, v.frames, loopMeta(v, take.file, []));
+          takeTones.push(tone);
+          notes.push(`${tone}: its own idle loop from ${name} (${v.loop.seconds.toFixed(1)} s from ${v.loop.startS.toFixed(1)} s).`);
+          break;
+        } catch (err) {
+          if (!this.opts.isPhotoError(err) && !(err instanceof BadVideo)) throw err;
+          why.push(`${name}: ${(err as Error).message}`);
+        }
+      }
+      if (why.length && !takeTones.includes(tone)) notes.push(`${tone}: no take could be used (${why.join(" ")}), so it plays the base video with the ${tone} resting expression.`);
+    }
+    await this.store.saveLoop(m.owner, m.avatar_id, null, base.frames, loopMeta(base, m.source_file, takeTones));
+    return { face: base.face, facesFound: base.facesFound, landmarks: base.landmarks, detail: notes.join(" ") };
+  }
+
+  /** The loops of a ready video as the live session plays them, or null when one is missing or damaged. */
+  private async loadLoops(m: OwnManifest, still: PreparedFace): Promise<FrameSources | null> {
+    const size = this.opts.size;
+    const source = async (tone: string | null, meta: LoopMeta): Promise<FrameSource | null> => {
+      const first = tone === null ? still : await this.store.readLoopFrame(m.owner, m.avatar_id, tone, 0, meta.frame_bytes).then((i420) => i420 && { width: size, height: size, i420, anchors: anchorsFromVector(meta.anchors[0]) });
+      if (!first) return null;
+      return new FrameLoop(meta.count, meta.anchors.map(anchorsFromVector), first, size, () => this.store.readLoopFrames(m.owner, m.avatar_id, tone));
+    };
+    const baseMeta = await this.store.loadLoopMeta(m.owner, m.avatar_id, null, size);
+    const base = baseMeta && (await source(null, baseMeta));
+    if (!baseMeta || !base) return null;
+    const takes: FrameSources["takes"] = {};
+    for (const tone of baseMeta.take_tones) {
+      const meta = await this.store.loadLoopMeta(m.owner, m.avatar_id, tone, size);
+      const take = meta && (await source(tone, meta));
+      if (!take) return null;
+      takes[tone] = take;
+    }
+    return { base, takes };
   }
 
   /**
@@ -245,6 +324,25 @@ export class OwnAvatars {
       log("error", "avatar observation not written", { avatar: m.avatar_id, error: String((err as Error)?.message ?? err) });
     }
   }
+}
+
+function loopMeta(v: VideoPrepared, from: string, takeTones: string[]): LoopMeta {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    version: 1,
+    width: v.face.width,
+    height: v.face.height,
+    fps: v.loop.fps,
+    count: v.frames.length,
+    frame_bytes: v.face.i420.length,
+    play: "pingpong",
+    from,
+    start_s: round(v.loop.startS),
+    seconds: round(v.loop.seconds),
+    anchors: v.anchors.map((a) => Array.from(anchorsToVector(a), round)),
+    take_tones: takeTones,
+    detail: v.detail,
+  };
 }
 
 export function keyOf(subject: string, id: string): string {

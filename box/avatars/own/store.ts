@@ -4,17 +4,21 @@
 //     source.sha256                   their SHA-256 (sha256sum format)
 //     manifest.json                   the record (manifest.ts)
 //     face.i420 + face.json           the prepared face: I420 at the video size, anchors, landmarks
+//                                     (a video's: the first frame of its loop)
+//     loop.i420 + loop.json           a video's idle loop: I420 frames back to back, anchors per frame
+//     loop-<tone>.i420 + .json        the loop cut from `take__<tone>` footage
 //     preview.png                     the neutral still
 //     takes/<tone>__<n>.<ext>         tone footage of a video upload
 // Every write goes to a temp name in the same folder, then rename(2); every path is built from a
 // safe id and checked to stay inside the avatars folder.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { mkdirSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { PreparedFace } from "../../render/prepared-face.ts";
 import { OWNER_DIR, SAFE_ID, ownerDir } from "./ids.ts";
-import { parseFaceMeta, parseManifest, type FaceMeta, type OwnManifest } from "./manifest.ts";
+import { isTone } from "../../../shared/wire/tones.ts";
+import { parseFaceMeta, parseLoopMeta, parseManifest, type FaceMeta, type LoopMeta, type OwnManifest } from "./manifest.ts";
 
 export const INCOMING = ".incoming";
 const TMP_MARK = ".tmp-";
@@ -90,6 +94,14 @@ export class OwnAvatarStore {
     return new Uint8Array(await readFile(join(this.dirOf(m.owner, m.avatar_id), m.source_file)));
   }
 
+  /** A file named in the manifest (`source.<ext>`, `takes/<tone>__<n>.<ext>`), refused outside the avatar's folder. */
+  fileIn(m: OwnManifest, file: string): string {
+    const dir = this.dirOf(m.owner, m.avatar_id);
+    const p = resolve(dir, file);
+    if (!p.startsWith(dir + sep)) throw new Error(`refused a path outside the avatar's folder: ${file.slice(0, 80)}`);
+    return p;
+  }
+
   sourcePath(m: OwnManifest): string {
     return join(this.dirOf(m.owner, m.avatar_id), m.source_file);
   }
@@ -111,6 +123,59 @@ export class OwnAvatarStore {
   async clearPrepared(owner: string, id: string): Promise<void> {
     const dir = this.dirOf(owner, id);
     for (const f of ["face.i420", "face.json", "preview.png"]) await rm(join(dir, f), { force: true });
+    for (const f of await readdir(dir).catch(() => [] as string[])) if (/^loop(-[a-z]+)?\.(i420|json)$/.test(f)) await rm(join(dir, f), { force: true });
+  }
+
+  /** `loop` for the base video, `loop-<tone>` for a tone's take (tone names are a fixed vocabulary). */
+  private loopPath(owner: string, id: string, tone: string | null, ext: "i420" | "json"): string {
+    if (tone !== null && !isTone(tone)) throw new Error(`not a tone: ${JSON.stringify(tone).slice(0, 40)}`);
+    return join(this.dirOf(owner, id), `${tone === null ? "loop" : `loop-${tone}`}.${ext}`);
+  }
+
+  /** A video's idle loop: the frames (streamed to a temp file, then renamed), then its meta. */
+  async saveLoop(owner: string, id: string, tone: string | null, frames: Uint8Array[], meta: LoopMeta): Promise<void> {
+    const path = this.loopPath(owner, id, tone, "i420");
+    const tmp = `${path}${TMP_MARK}${randomBytes(6).toString("hex")}`;
+    try {
+      const fh = await open(tmp, "w");
+      try {
+        for (const f of frames) await fh.write(f);
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    await this.writeAtomic(this.loopPath(owner, id, tone, "json"), JSON.stringify(meta));
+  }
+
+  /** A loop's meta, or null when it is missing, damaged, made for another size, or its frames file is short. */
+  async loadLoopMeta(owner: string, id: string, tone: string | null, size: number): Promise<LoopMeta | null> {
+    const meta = parseLoopMeta(await readFile(this.loopPath(owner, id, tone, "json"), "utf8").catch(() => ""));
+    if (!meta || meta.width !== size || meta.height !== size || meta.frame_bytes !== (size * size * 3) / 2) return null;
+    const bytes = await stat(this.loopPath(owner, id, tone, "i420")).then((s) => s.size, () => -1);
+    return bytes === meta.count * meta.frame_bytes ? meta : null;
+  }
+
+  /** Frame k of a loop (`frameBytes` long), or null when the file is short or gone. */
+  async readLoopFrame(owner: string, id: string, tone: string | null, k: number, frameBytes: number): Promise<Uint8Array | null> {
+    const fh = await open(this.loopPath(owner, id, tone, "i420"), "r").catch(() => null);
+    if (!fh) return null;
+    try {
+      const buf = new Uint8Array(frameBytes);
+      const { bytesRead } = await fh.read(buf, 0, frameBytes, k * frameBytes);
+      return bytesRead === frameBytes ? buf : null;
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** A loop's frames, back to back. */
+  async readLoopFrames(owner: string, id: string, tone: string | null): Promise<Uint8Array> {
+    const b = await readFile(this.loopPath(owner, id, tone, "i420"));
+    return new Uint8Array(b.buffer, b.byteOffset, b.length); // a view, not a second copy of ~80 MB
   }
 
   /** The prepared face, or null when a file is missing, damaged, or made for another video size. */

@@ -1,9 +1,11 @@
 // Composition of own faces for boot.ts: the store on the volume, the shared database's records
-// (observations, erase orders), the photo preparer, and the renderer for preview stills.
+// (observations, erase orders), the photo and video preparers, and the renderer for preview stills.
 import type { Client } from "@libsql/client";
 import type { KeyTable } from "../../auth/key-table.ts";
 import type { BoxEnv } from "../../env.ts";
-import { FRAMINGS, PhotoFaceError, preparePhoto } from "../../faces/prepare-photo.ts";
+import { FRAMINGS, PhotoFaceError, type preparePhoto } from "../../faces/prepare-photo.ts";
+import type { prepareVideo } from "../../faces/prepare-video.ts";
+import { prepareInChild } from "../../faces/prepare-child.ts";
 import type { FaceRenderer } from "../../render/face-renderer.ts";
 import { renderStillPng } from "../stock/index.ts";
 import { OwnAvatars } from "./own-avatars.ts";
@@ -28,7 +30,9 @@ export async function openOwnAvatars(w: OwnAvatarsWiring): Promise<OwnAvatars> {
   return OwnAvatars.open({
     dataDir: w.env.dataDir,
     size: w.renderer.width,
-    preparePhoto,
+    // In a child process: the landmark models would otherwise stall the live session's frame clock.
+    preparePhoto: (bytes, opts) => prepareInChild<Awaited<ReturnType<typeof preparePhoto>>>("photo", bytes, opts),
+    prepareVideo: (src, opts) => prepareInChild<Awaited<ReturnType<typeof prepareVideo>>>("video", src, opts),
     isPhotoError: (err) => err instanceof PhotoFaceError,
     renderStill: (face, tone) => renderStillPng(w.renderer, face, tone),
     photoAvatar: w.env.photoAvatar,
