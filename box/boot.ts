@@ -32,6 +32,7 @@ import { AvatarRegistry } from "./avatars/registry.ts";
 import { avatarRoutes } from "./avatars/routes.ts";
 import { openOwnAvatars, withCallers } from "./avatars/own/wire.ts";
 import { openClips } from "./avatars/clips/wire.ts";
+import { wireArchive } from "./avatars/archive/wire.ts";
 import { LiveSessions } from "./live/manager.ts";
 import { liveRoutes } from "./live/routes.ts";
 import { audioUploadRoutes } from "./uploads/routes.ts";
@@ -110,6 +111,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const renderer = await FaceRenderer.load({ width: env.videoSize, height: env.videoSize, modelPath: env.renderModelPath ?? undefined });
   const registry = await AvatarRegistry.load(renderer, await openOwnAvatars({ env, renderer, localDb: boxDb.client, keyTable }));
   const clipBuilds = openClips({ enabled: env.avatarClips, dataDir: env.dataDir, registry, size: env.videoSize, renderModelPath: env.renderModelPath ?? undefined });
+  // Finished portraits and clips are copied into the portal's store (off unless BOX_ASSET_* is set).
+  wireArchive({ env, keyTable, own: registry.own ?? null, clips: clipBuilds.clips });
   const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 }, env.sockets);
   const speaker = new Speaker(espeak, 25, voiceHealth);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);

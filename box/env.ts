@@ -55,6 +55,17 @@ export const BoxEnv = Type.Object({
   photoAvatar: Type.Boolean(),
   /** BOX_AVATAR_CLIPS: idle clip generation per tone (off: clip generation is 501 avatar_clips_unavailable). */
   avatarClips: Type.Boolean(),
+  /** BOX_ASSET_STORE, BOX_ASSET_DIR, BOX_S3_*: where finished portraits and clips are archived (box/avatars/archive/). */
+  assetArchive: Type.Union([
+    Type.Object({ kind: Type.Literal("off") }),
+    Type.Object({ kind: Type.Literal("file"), dir: Type.String({ minLength: 1 }) }),
+    Type.Object({
+      kind: Type.Literal("s3"),
+      bucket: Type.String({ minLength: 1 }),
+      region: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+      endpoint: Type.Union([Type.String({ pattern: "^https?://" }), Type.Null()]),
+    }),
+  ]),
   builtinTools: Type.Object({
     enabled: Type.Array(Type.String()),
     weatherBaseUrl: Type.Optional(Type.String()),
@@ -137,6 +148,7 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     },
     photoAvatar: onOff(env.BOX_PHOTO_AVATAR, "BOX_PHOTO_AVATAR"),
     avatarClips: onOff(env.BOX_AVATAR_CLIPS, "BOX_AVATAR_CLIPS"),
+    assetArchive: assetArchive(env),
     builtinTools: {
       enabled: env.BOX_BUILTIN_TOOLS === undefined ? ["calculate", "current_time"] : list(env.BOX_BUILTIN_TOOLS),
       weatherBaseUrl: env.BOX_WEATHER_BASE_URL || undefined,
@@ -149,6 +161,25 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid box environment: ${first?.path} ${first?.message}`);
   }
   return value;
+}
+
+/**
+ * The archive of finished portraits and clips: BOX_ASSET_STORE `s3` (BOX_S3_BUCKET, BOX_S3_REGION,
+ * BOX_S3_ENDPOINT; credentials from the box's own AWS chain), `file` (BOX_ASSET_DIR, a folder the
+ * portal's `file` store reads), or `off`. Unset: `file` when BOX_ASSET_DIR is set, else off.
+ */
+function assetArchive(env: Record<string, string | undefined>): BoxEnv["assetArchive"] {
+  const store = (env.BOX_ASSET_STORE ?? "").trim().toLowerCase();
+  const dir = (env.BOX_ASSET_DIR ?? "").trim();
+  if (store === "off" || (store === "" && !dir)) return { kind: "off" };
+  if (store === "" || store === "file") {
+    if (!dir) throw new Error("BOX_ASSET_STORE=file needs BOX_ASSET_DIR");
+    return { kind: "file", dir };
+  }
+  if (store !== "s3") throw new Error(`BOX_ASSET_STORE must be file, s3 or off, not ${JSON.stringify(env.BOX_ASSET_STORE)}`);
+  const bucket = (env.BOX_S3_BUCKET ?? "").trim();
+  if (!bucket) throw new Error("BOX_ASSET_STORE=s3 needs BOX_S3_BUCKET");
+  return { kind: "s3", bucket, region: env.BOX_S3_REGION?.trim() || null, endpoint: env.BOX_S3_ENDPOINT?.trim().replace(/\/+$/, "") || null };
 }
 
 /** Fact: an open box (no keys, no key table) must not face the public internet. */

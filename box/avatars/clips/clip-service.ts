@@ -55,6 +55,7 @@ const clipFile = (dir: string, tone: Tone) => join(dir, `clip-${tone}.mp4`);
 
 export class ClipService {
   private readonly claims = new Set<string>();
+  private readonly generated = new Set<(t: ClipTarget, tone: Tone, path: string) => void>();
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private encoderOk: boolean | null = null;
@@ -68,6 +69,11 @@ export class ClipService {
 
   get enabled(): boolean {
     return this.o.enabled;
+  }
+
+  /** Called after each build writes its MP4 (archiving: box/avatars/archive/). */
+  onGenerated(listener: (t: ClipTarget, tone: Tone, path: string) => void): void {
+    this.generated.add(listener);
   }
 
   /** The clip state rows of an avatar; a tone never requested is absent. */
@@ -127,7 +133,15 @@ export class ClipService {
       try {
         const renderer = await this.o.renderer();
         const out = await renderIdleClip(renderer, { face: t.face(tone), tone, seconds: this.seconds, fps: this.fps, motion: t.motion, seed: seedOf(t.avatarId) }, clipFile(t.dir, tone), this.o.ffmpegPath);
-        return this.write(t, tone, "generated", out.seconds, "");
+        const row = this.write(t, tone, "generated", out.seconds, "");
+        for (const l of this.generated) {
+          try {
+            l(t, tone, clipFile(t.dir, tone));
+          } catch {
+            // A listener's failure is its own: it never fails the build.
+          }
+        }
+        return row;
       } catch (err) {
         const row = this.write(t, tone, "failed", 0, `The clip could not be built: ${(err as Error).message}`);
         throw Object.assign(new Error(row.detail), { row });

@@ -1,0 +1,81 @@
+// Where a box puts archived media (BOX_ASSET_STORE): a folder the portal's `file` store reads
+// (BOX_ASSET_DIR; the embedded default, where both processes share a disk), or the S3 bucket the
+// portal's `s3` store reads (production). Keys follow shared/asset-layout/asset-keys.ts.
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import { isAssetKey } from "../../../shared/asset-layout/asset-keys.ts";
+import type { BoxEnv } from "../../env.ts";
+
+export interface ArchiveSink {
+  /** Where the media goes, in words (log lines). */
+  readonly where: string;
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+}
+
+/**
+ * Plain files under `root/<key>`, written the way the portal's FileAssetStore writes them: a temp
+ * name with a leading dot (never listed as a key) in the target folder, then rename(2).
+ */
+export class FolderSink implements ArchiveSink {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  get where(): string {
+    return `folder ${this.root}`;
+  }
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    if (!isAssetKey(key)) throw new Error(`not an asset key: ${JSON.stringify(key).slice(0, 80)}`);
+    const path = resolve(this.root, ...key.split("/"));
+    if (!path.startsWith(this.root + sep)) throw new Error(`refused a path outside the asset folder: ${key}`);
+    const tmp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(tmp, bytes);
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+}
+
+/** PutObject into the bucket; path-style when an endpoint is set. Credentials: the box's own AWS chain. */
+export class S3Sink implements ArchiveSink {
+  private client: Promise<import("@aws-sdk/client-s3").S3Client> | null = null;
+
+  constructor(private readonly o: { bucket: string; region: string | null; endpoint: string | null }) {}
+
+  get where(): string {
+    return `bucket ${this.o.bucket}${this.o.endpoint ? ` at ${this.o.endpoint}` : ""}`;
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    if (!isAssetKey(key)) throw new Error(`not an asset key: ${JSON.stringify(key).slice(0, 80)}`);
+    const { PutObjectCommand } = await import("@aws-sdk/client-s3");
+    const client = await (this.client ??= this.makeClient());
+    await client.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }));
+  }
+
+  private async makeClient() {
+    // Loaded at the first archive: the SDK is large and most boxes archive a few files an hour.
+    const { S3Client } = await import("@aws-sdk/client-s3");
+    const region = this.o.region ?? (this.o.endpoint ? "us-east-1" : undefined);
+    return new S3Client({
+      ...(region ? { region } : {}),
+      ...(this.o.endpoint ? { endpoint: this.o.endpoint, forcePathStyle: true } : {}),
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    });
+  }
+}
+
+export function openArchiveSink(cfg: BoxEnv["assetArchive"]): ArchiveSink | null {
+  if (cfg.kind === "file") return new FolderSink(cfg.dir);
+  if (cfg.kind === "s3") return new S3Sink(cfg);
+  return null;
+}
