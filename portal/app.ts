@@ -32,6 +32,28 @@ import { signInRoutes } from "./sign-in/routes.ts";
 import { SignInService } from "./sign-in/service.ts";
 import { SignInLinkStore } from "./sign-in/store.ts";
 import { toneRoutes } from "./tones/routes.ts";
+import { assetRoutes } from "./assets/routes.ts";
+import { AssetService } from "./assets/service.ts";
+import { AvatarOwnership, type OwnershipReads } from "./assets/store.ts";
+import { archivedMediaOf, isServed, type AssetStore } from "./storage/asset-store.ts";
+import { MemoryAssetStore } from "./storage/memory-store.ts";
+import { signedAssetRoutes } from "./storage/routes.ts";
+import { AssetUrlSigner } from "./storage/signed-path.ts";
+import type { ArchivedMedia } from "./avatars/archived-media.ts";
+import { avatarRoutes } from "./avatars/routes.ts";
+import { AvatarLibraryService } from "./avatars/service.ts";
+import { LibraryStore } from "./avatars/store.ts";
+import { PublicationLedger, type LedgerConnection } from "./consent/ledger.ts";
+import { consentRoutes } from "./consent/routes.ts";
+import { ConsentService } from "./consent/service.ts";
+import { UploadAttestationStore } from "./consent/store.ts";
+import { TermsRegistry, type TermsText } from "./consent/terms.ts";
+import { WithdrawalLog } from "./consent/withdrawal-log.ts";
+import { VoiceKeyCipher } from "./voice/crypto.ts";
+import { ProviderKeyChecker, type ProviderKeyCheckOptions } from "./voice/key-check.ts";
+import { voiceRoutes } from "./voice/routes.ts";
+import { VoiceService } from "./voice/service.ts";
+import { VoiceStore } from "./voice/store.ts";
 
 export interface PortalAppOptions {
   /** libSQL client holding the key table and the portal's tables (migrated by the caller). */
@@ -60,6 +82,26 @@ export interface PortalAppOptions {
   resolveHostname?: (hostname: string) => Promise<string[]>;
   /** Used to reach the box. */
   fetch?: typeof fetch;
+  /** Where voice-provider key checks go (default the public APIs), their timeout, their fetch. */
+  voice?: ProviderKeyCheckOptions;
+  /**
+   * The publication-consent ledger: undefined keeps it in `db` (migrated with it); null means not
+   * configured (publishing answers 503, withdrawing still works).
+   */
+  ledger?: LedgerConnection | null;
+  /** Publication terms, oldest first; the last is current. Default the built-in ones. */
+  publicationTerms?: readonly TermsText[];
+  /** Archived portraits and clips, erased with the avatar; default the asset store's (`assetStore`). */
+  archivedMedia?: ArchivedMedia;
+  /**
+   * Where archived portraits and clips live (PORTAL_STORAGE), given the signer of the portal's own
+   * asset paths; default an in-memory store (a runtime without a filesystem, tests).
+   */
+  assetStore?: (urls: AssetUrlSigner) => AssetStore;
+  /** Lifetime of the URLs `GET /auth/avatars/{id}/assets` hands out; default 900 s. */
+  assetUrlTtlSeconds?: number;
+  /** A faster answer to the asset route's ownership check (same database); default drizzle. */
+  assetOwnership?: OwnershipReads | null;
   /** HMAC under `secret`; default Web Crypto. Entry points may pass a synchronous one. */
   signer?: Signer;
   /** Faster answers for the two hot reads (same database); default the drizzle stores. */
@@ -83,6 +125,10 @@ export interface PortalServices {
   credentials: CredentialService;
   gpu: GpuService;
   signIn: SignInService;
+  assets: AssetStore;
+  avatars: AvatarLibraryService;
+  consent: ConsentService;
+  voice: VoiceService;
   /** The box that box paths are forwarded to right now, or null. */
   boxUrl: () => string | null;
 }
@@ -96,9 +142,10 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   const db = drizzle(options.db);
   const driver = options.gpu ?? new NoGpuDriver();
 
+  const signer = options.signer ?? new WebCryptoSigner(options.secret);
   const identity = new IdentityService({
     sessions: new SessionStore(db, options.reads ?? null),
-    signer: options.signer ?? new WebCryptoSigner(options.secret),
+    signer,
     idTokens: options.oidc ? new IdTokenVerifier({ ...options.oidc, now }) : null,
     sessionTtlSeconds: options.sessionTtlSeconds ?? PORTAL_DEFAULTS.sessionTtlSeconds,
     now,
@@ -125,6 +172,38 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
     now,
     resolveHostname: options.resolveHostname,
   });
+  const voice = new VoiceService({
+    store: new VoiceStore(db, options.db),
+    cipher: VoiceKeyCipher.fromSecret(options.secret),
+    checker: new ProviderKeyChecker(options.voice),
+    now,
+  });
+  const nowSeconds = () => Math.floor(now() / 1000);
+  const assetUrls = new AssetUrlSigner(signer, nowSeconds);
+  const assets = (options.assetStore ?? ((urls: AssetUrlSigner) => new MemoryAssetStore(urls, nowSeconds)))(assetUrls);
+  const assetService = new AssetService({ ownership: new AvatarOwnership(db, options.assetOwnership ?? null), store: assets, ttlSeconds: options.assetUrlTtlSeconds, log });
+  const withdrawals = new WithdrawalLog(options.db);
+  const ledger = new PublicationLedger({
+    connection: options.ledger === undefined ? { client: options.db } : options.ledger,
+    withdrawals,
+    now: nowSeconds,
+    log,
+  });
+  const avatars = new AvatarLibraryService({
+    store: new LibraryStore(options.db),
+    ledger,
+    withdrawals,
+    archivedMedia: options.archivedMedia ?? archivedMediaOf(assets),
+    now: nowSeconds,
+    log,
+  });
+  const consent = new ConsentService({
+    uploads: new UploadAttestationStore(options.db),
+    ledger,
+    terms: new TermsRegistry(options.publicationTerms),
+    ownsAvatar: (owner, avatarId) => avatars.owns(owner, avatarId),
+    now: nowSeconds,
+  });
   const staticBox = options.boxUrl ?? null;
   const boxUrl = () => staticBox ?? driver.boxUrl();
 
@@ -143,6 +222,8 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
       },
     }),
   );
+  // Signed asset paths are public (the signature is the credential): mounted before the identity gate.
+  if (isServed(assets)) app.route("/", signedAssetRoutes(assets, assetUrls, nowSeconds));
   app.use("/auth/*", requireIdentity(identity));
 
   app.route("/", signInRoutes({ signIn, identity, publicUrl: options.publicUrl ?? null }));
@@ -150,7 +231,12 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   app.route("/", credentialRoutes(credentials));
   app.route("/", gpuRoutes(gpu));
   app.route("/", toneRoutes());
+  app.route("/", assetRoutes(assetService, { publicUrl: options.publicUrl ?? null }));
+  // Consent before the avatar routes: these end with a 404 for other writes under /auth/avatars/.
+  app.route("/", consentRoutes(consent));
+  app.route("/", avatarRoutes(avatars));
+  app.route("/", voiceRoutes(voice));
   app.route("/", proxyRoutes({ boxUrl, fetch: options.fetch }));
 
-  return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, boxUrl } });
+  return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, voice, avatars, consent, assets, boxUrl } });
 }

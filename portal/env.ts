@@ -2,6 +2,7 @@
 // Every variable is documented in portal/README-portal.md.
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { DEFAULT_CARTESIA_BASE_URL, DEFAULT_ELEVENLABS_BASE_URL } from "./voice/providers.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -50,6 +51,16 @@ export const PortalEnv = Type.Object({
   mailFrom: Type.String(),
   sessionTtlSeconds: Type.Integer({ minimum: 60 }),
   credentialTtlSeconds: Type.Integer({ minimum: 30 }),
+  /** PORTAL_STORAGE: where archived portraits and clips live (portal/storage/). */
+  storage: Type.Union([
+    Type.Object({ kind: Type.Literal("file") }),
+    Type.Object({ kind: Type.Literal("s3"), bucket: Type.String({ minLength: 1 }), region: Nullable(Type.String({ minLength: 1 })), endpoint: Nullable(Type.String({ pattern: "^https?://" })) }),
+  ]),
+  /** The publication-consent ledger: null = the portal's own database; `off` = not configured. */
+  ledgerUrl: Nullable(Type.String({ pattern: "^(off$|:memory:$|file:|libsql://|https?://|wss?://)" })),
+  ledgerAuthToken: Nullable(Type.String()),
+  elevenlabsBaseUrl: Type.String({ pattern: "^https?://" }),
+  cartesiaBaseUrl: Type.String({ pattern: "^https?://" }),
 });
 export type PortalEnv = Static<typeof PortalEnv> & {
   /** The environment a local box inherits (PATH, HOME, BOX_* the operator set ...). */
@@ -126,6 +137,12 @@ export function readPortalEnv(env: RawEnv = process.env): PortalEnv {
     mailFrom: opt(env.PORTAL_MAIL_FROM) ?? "Avatar portal <no-reply@localhost>",
     sessionTtlSeconds: int("PORTAL_SESSION_TTL_SECONDS", env.PORTAL_SESSION_TTL_SECONDS, 7 * 24 * 3600),
     credentialTtlSeconds: int("PORTAL_CREDENTIAL_TTL_SECONDS", env.PORTAL_CREDENTIAL_TTL_SECONDS, 3600),
+    storage: storageConfig(env),
+    ledgerUrl: opt(env.PORTAL_LEDGER_URL)?.toLowerCase() === "off" ? "off" : opt(env.PORTAL_LEDGER_URL),
+    ledgerAuthToken: opt(env.PORTAL_LEDGER_AUTH_TOKEN),
+    // Where voice-provider key checks go (a local fake in tests).
+    elevenlabsBaseUrl: (opt(env.PORTAL_ELEVENLABS_BASE_URL) ?? DEFAULT_ELEVENLABS_BASE_URL).replace(/\/+$/, ""),
+    cartesiaBaseUrl: (opt(env.PORTAL_CARTESIA_BASE_URL) ?? DEFAULT_CARTESIA_BASE_URL).replace(/\/+$/, ""),
   };
   if (!Value.Check(PortalEnv, value)) {
     const first = [...Value.Errors(PortalEnv, value)][0];
@@ -142,3 +159,13 @@ export const DEFAULT_HOURLY_COST_USD: Record<string, number> = {
   "g6e.xlarge": 1.861,
   local: 0,
 };
+
+/** PORTAL_STORAGE `file` (default: under PORTAL_DATA_DIR/assets) or `s3` (PORTAL_S3_BUCKET required). */
+function storageConfig(env: RawEnv): PortalEnv["storage"] {
+  const kind = (opt(env.PORTAL_STORAGE) ?? "file").toLowerCase();
+  if (kind === "file") return { kind: "file" };
+  if (kind !== "s3") throw new Error(`PORTAL_STORAGE must be file or s3, not ${JSON.stringify(env.PORTAL_STORAGE)}`);
+  const bucket = opt(env.PORTAL_S3_BUCKET);
+  if (!bucket) throw new Error("PORTAL_STORAGE=s3 needs PORTAL_S3_BUCKET (and PORTAL_S3_REGION, PORTAL_S3_ENDPOINT as the store needs)");
+  return { kind: "s3", bucket, region: opt(env.PORTAL_S3_REGION), endpoint: opt(env.PORTAL_S3_ENDPOINT)?.replace(/\/+$/, "") ?? null };
+}

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createPortalApp, type PortalApp } from "./app.ts";
+import { openLedger } from "./consent/ledger-open.ts";
 import { migratePortalDb } from "./db/migrate.ts";
 import { bunSqliteReads } from "./db/bun-sqlite-reads.ts";
 import { localDbPath, openPortalDb } from "./db/open.ts";
@@ -18,6 +19,8 @@ import { loadOrCreateSecret } from "./secret-file.ts";
 import type { Mailer } from "./sign-in/mailer.ts";
 import { OutboxMailer } from "./sign-in/outbox-mailer.ts";
 import { SmtpMailer } from "./sign-in/smtp-mailer.ts";
+import { assetStoreFactory, boxArchiveEnv } from "./storage/open-store.ts";
+import { bunSqliteOwnership } from "./assets/ownership-reads.ts";
 
 export interface RunningPortal {
   url: string;
@@ -67,6 +70,8 @@ async function createDriver(env: PortalEnv, publicUrl: () => string): Promise<Gp
     boxEnv: {
       BOX_DATA_DIR: env.boxDataDir,
       BOX_KEY_TABLE_URL: keyTableUrlForBox(env.dbUrl),
+      // The box archives portraits and clips into the portal's store (README "Archived media").
+      ...boxArchiveEnv(env.storage, env.dataDir, env.childEnv),
       // Same origin through the portal; the box still answers CORS for the portal's own origin.
       get BOX_ALLOWED_ORIGINS() {
         return env.childEnv.BOX_ALLOWED_ORIGINS ?? new URL(publicUrl()).origin;
@@ -85,12 +90,15 @@ function createMailer(env: PortalEnv): Mailer {
 export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
   const client = await openPortalDb({ url: env.dbUrl, authToken: env.dbAuthToken ?? undefined });
   await migratePortalDb(client);
+  const ledger = openLedger(env, client);
   const secret = env.secret ?? loadOrCreateSecret(env.dataDir);
   const dbPath = localDbPath(env.dbUrl);
   const reads = dbPath ? bunSqliteReads(dbPath) : null;
+  const assetOwnership = dbPath ? bunSqliteOwnership(dbPath) : null;
   let listeningUrl = "";
   const publicUrl = () => env.publicUrl ?? listeningUrl;
   const driver = await createDriver(env, publicUrl);
+  const assetStore = await assetStoreFactory(env.storage, env.dataDir);
 
   let app: PortalApp | null = null;
   let ws: ReturnType<typeof createWebSocketProxy> | null = null;
@@ -113,6 +121,8 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
   listeningUrl = `http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${server.port}`;
 
   app = createPortalApp({
+    assetStore,
+    assetOwnership,
     db: client,
     secret,
     signer: new NodeSigner(secret),
@@ -128,6 +138,8 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
     publicUrl: publicUrl(),
     sessionTtlSeconds: env.sessionTtlSeconds,
     credentialTtlSeconds: env.credentialTtlSeconds,
+    ledger: ledger.connection,
+    voice: { elevenlabsBaseUrl: env.elevenlabsBaseUrl, cartesiaBaseUrl: env.cartesiaBaseUrl },
     resolveHostname: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     log,
   });
@@ -152,6 +164,8 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
       server.stop(true);
       await driver.close();
       reads?.close?.();
+      assetOwnership?.close?.();
+      ledger.close();
       client.close();
     },
   };

@@ -1,6 +1,6 @@
 // Implements: Authentication: Plane B (the portal's own tables: sign-in links and sessions).
 // Tokens are never stored: each row's id is the SHA-256 digest (hex) of the token it stands for.
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey } from "drizzle-orm/sqlite-core";
 
 /** Magic links: single use (`usedAt`), short-lived (`expiresAt`), counted per address for the rate limit. */
 export const signInLinks = sqliteTable(
@@ -31,5 +31,41 @@ export const portalSessions = sqliteTable(
   (t) => [index("portal_sessions_expires").on(t.expiresAt)],
 );
 
+/**
+ * Voice settings: each person's hosted-provider keys, sealed with AES-256-GCM under a key derived
+ * from PORTAL_SECRET (portal/voice/crypto.ts documents the scheme, so a box holding the derived key
+ * can open them). Only `last4` is kept in the clear; a rejected key never gets a row.
+ */
+export const voiceKeys = sqliteTable(
+  "voice_keys",
+  {
+    /** The signed-in e-mail address, as in `credentials.owner`; bound into the AEAD associated data. */
+    owner: text("owner").notNull(),
+    /** `elevenlabs` or `cartesia`; also bound into the associated data. */
+    provider: text("provider").notNull(),
+    /** Which derived key sealed the row (`v1:<16 hex>`). */
+    keyId: text("key_id").notNull(),
+    /** base64url, 12 random bytes, fresh on every write. */
+    nonce: text("nonce").notNull(),
+    /** base64url of ciphertext followed by the 16-byte tag. */
+    ciphertext: text("ciphertext").notNull(),
+    last4: text("last4").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    /** When the provider accepted the key; null means never checked. */
+    validatedAt: integer("validated_at"),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.provider] })],
+);
+
+/** Voice settings: the engine each person chose; no row means the built-in engine (`espeak`). */
+export const voiceEngineChoices = sqliteTable("voice_engine_choices", {
+  owner: text("owner").primaryKey(),
+  /** `espeak`, or a hosted provider that has a `voice_keys` row for the same owner. */
+  engine: text("engine").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 export type SignInLinkRow = typeof signInLinks.$inferSelect;
 export type PortalSessionRow = typeof portalSessions.$inferSelect;
+export type VoiceKeyRow = typeof voiceKeys.$inferSelect;
