@@ -303,13 +303,15 @@ export class LiveSession {
     this.toneState = { ...t, smile: lerp(t.smile, target.smile, k), brow: lerp(t.brow, target.brow, k), open: lerp(t.open, target.open, k), wide: lerp(t.wide, target.wide, k), round: lerp(t.round, target.round, k) };
     const mouth = s ? (this.timeline.mouthAt(frame) ?? REST_MOUTH) : null;
     const idle = frames ? FOOTAGE_IDLE : this.idle.params(frame);
+    // An uploaded face's `gesture_amplitude` scales its head motion (1: the stock faces'; 0: still).
+    const g = frames ? 1 : (this.avatar.gestureAmplitude ?? 1);
     return {
       ...this.toneState,
       ...(mouth ? { open: mouth.open, wide: mouth.wide, round: mouth.round } : {}),
       blink: idle.blink,
-      headX: idle.headX,
-      headY: idle.headY,
-      headRoll: idle.headRoll,
+      headX: idle.headX * g,
+      headY: idle.headY * g,
+      headRoll: idle.headRoll * g,
       breathe: idle.breathe,
     };
   }

@@ -88,7 +88,8 @@ describe("box archiving into BOX_ASSET_DIR", () => {
     const archived = new Uint8Array(readFileSync(file));
     expect([...archived.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     expect(sha(archived)).toBe(sha(new Uint8Array(readFileSync(onVolume(box, "ada", "preview.png")))));
-    expect(box.stderr()).toContain('"msg":"avatar media archived"');
+    // The line is logged just after the file lands.
+    await until("the archive log line", () => box.stderr().includes('"msg":"avatar media archived"'), 10_000);
   }, 150_000);
 
   it("a clip build adds its MP4", async () => {
