@@ -17,7 +17,7 @@ import type { FrameTransform } from "./frame-warp.ts";
 import { anchorsFromMesh, MESH } from "./mesh-anchors.ts";
 import { photoLandmarker } from "./prepare-photo.ts";
 import { PhotoFaceError } from "./photo-error.ts";
-import { rgbToI420 } from "./rgb-i420.ts";
+import { rgbToI420 } from "../render/i420.ts";
 import { DecodeError, rgbFrames } from "./video-decode.ts";
 import { FaceTracks, cheekWidth } from "./face-tracks.ts";
 import { chooseLoop, fillGaps, loopCrop, smoothMeshes } from "./video-track.ts";

@@ -3,11 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { pingPong } from "../avatars/frame-source.ts";
 import type { Point } from "../render/prepared-face.ts";
-import { rgbaToI420 } from "../render/i420.ts";
+import { rgbaToI420, rgbToI420 } from "../render/i420.ts";
 import { FaceTracks } from "./face-tracks.ts";
 import { FRAMINGS } from "./framing.ts";
 import { anchorsFromMesh, MESH } from "./mesh-anchors.ts";
-import { rgbToI420 } from "./rgb-i420.ts";
 import { syntheticMesh } from "./testing/synthetic-mesh.ts";
 import { chooseLoop, fillGaps, fitSimilarity, loopCrop, savitzkyGolay, smoothMeshes } from "./video-track.ts";
 

@@ -304,7 +304,7 @@ export class LiveSession {
     const mouth = s ? (this.timeline.mouthAt(frame) ?? REST_MOUTH) : null;
     const idle = frames ? FOOTAGE_IDLE : this.idle.params(frame);
     // An uploaded face's `gesture_amplitude` scales its head motion (1: the stock faces'; 0: still).
-    const g = frames ? 1 : (this.avatar.gestureAmplitude ?? 1);
+    const g = this.avatar.gestureAmplitude ?? 1;
     return {
       ...this.toneState,
       ...(mouth ? { open: mouth.open, wide: mouth.wide, round: mouth.round } : {}),

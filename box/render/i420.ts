@@ -24,25 +24,33 @@ export function rgbToYuv(r: number, g: number, b: number): [number, number, numb
 
 /** RGBA (alpha ignored) to I420; chroma is the mean of each 2x2 block. */
 export function rgbaToI420(rgba: Uint8Array, width: number, height: number, out?: Uint8Array): Uint8Array {
+  return packedToI420(rgba, 4, width, height, out);
+}
+
+/** RGB (3 bytes a pixel, as ffmpeg's rgb24 and sharp's raw output) to I420, as `rgbaToI420`. */
+export function rgbToI420(rgb: Uint8Array, width: number, height: number, out?: Uint8Array): Uint8Array {
+  return packedToI420(rgb, 3, width, height, out);
+}
+
+/** Flat loops: a video loop converts hundreds of frames. */
+function packedToI420(src: Uint8Array, bpp: 3 | 4, width: number, height: number, out?: Uint8Array): Uint8Array {
   checkEven(width, height);
+  if (src.length < width * height * bpp) throw new Error(`${src.length} bytes are not ${bpp * 8}-bit pixels of ${width}x${height}`);
   const dst = out ?? new Uint8Array(i420Size(width, height));
   const cw = width / 2;
   const uOff = width * height;
   const vOff = uOff + cw * (height / 2);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      dst[y * width + x] = clamp8(16 + (65.481 * rgba[i] + 128.553 * rgba[i + 1] + 24.966 * rgba[i + 2]) / 255);
-    }
+  for (let p = 0, i = 0; p < uOff; p++, i += bpp) {
+    dst[p] = clamp8(16 + (65.481 * src[i] + 128.553 * src[i + 1] + 24.966 * src[i + 2]) / 255);
   }
+  const row = width * bpp;
   for (let cy = 0; cy < height / 2; cy++) {
     for (let cx = 0; cx < cw; cx++) {
-      let r = 0, g = 0, b = 0;
-      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
-        const i = ((cy * 2 + dy) * width + cx * 2 + dx) * 4;
-        r += rgba[i]; g += rgba[i + 1]; b += rgba[i + 2];
-      }
-      r /= 4; g /= 4; b /= 4;
+      const a = (cy * 2 * width + cx * 2) * bpp;
+      const c = a + row;
+      const r = (src[a] + src[a + bpp] + src[c] + src[c + bpp]) / 4;
+      const g = (src[a + 1] + src[a + bpp + 1] + src[c + 1] + src[c + bpp + 1]) / 4;
+      const b = (src[a + 2] + src[a + bpp + 2] + src[c + 2] + src[c + bpp + 2]) / 4;
       dst[uOff + cy * cw + cx] = clamp8(128 + (-37.797 * r - 74.203 * g + 112 * b) / 255);
       dst[vOff + cy * cw + cx] = clamp8(128 + (112 * r - 93.786 * g - 18.214 * b) / 255);
     }

@@ -1,6 +1,7 @@
 // Reads a multipart/form-data request body with a byte limit (413 before anything is kept past
 // it), then hands it to the platform's form-data parser and checks the part names.
 import { ApiError } from "../../shared/errors/api-error.ts";
+import { readBodyCapped } from "../http/capped-body.ts";
 
 export interface UploadForm {
   file: { filename: string; bytes: Uint8Array };
@@ -8,29 +9,6 @@ export interface UploadForm {
 }
 
 const tooLarge = (limit: number) => new ApiError(413, "body_too_large", `The upload is over ${Math.round(limit / (1024 * 1024))} MB.`);
-
-/** The whole body, refused with 413 as soon as it (or its declared length) passes `limit`. */
-export async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge(limit);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) (out.set(c, at), (at += c.byteLength));
-  return out;
-}
 
 /**
  * The parts of an upload: exactly one file part `filePart`; `textParts` at most once each, as text;
@@ -40,7 +18,7 @@ export async function readUploadForm(request: Request, o: { limitBytes: number; 
   const type = request.headers.get("content-type") ?? "";
   const hint = `Send multipart/form-data with the audio in a part named "${o.filePart}".`;
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new ApiError(400, "invalid_body", `The body is not multipart/form-data. ${hint}`);
-  const body = await readBodyCapped(request, o.limitBytes);
+  const body = await readBodyCapped(request, o.limitBytes, () => tooLarge(o.limitBytes));
   let form: FormData;
   try {
     form = await new Response(body, { headers: { "content-type": type } }).formData();

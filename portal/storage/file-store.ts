@@ -3,12 +3,12 @@
 // A local box writes the same folder (BOX_ASSET_DIR, box/avatars/archive/) the same way: a temp
 // name beginning with a dot in the target folder, then rename(2), so a reader never sees half a file.
 // Node/Bun only (node:fs): injected from portal/server.ts.
-import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import { open, readdir, rm, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { isAssetKey } from "../../shared/asset-layout/asset-keys.ts";
+import { assetPath, writeAssetFile } from "../../shared/asset-layout/asset-files.ts";
 import { AssetStoreError, type AssetHandle, type AssetObject, type ServedAssetStore } from "./asset-store.ts";
 import type { AssetUrlSigner } from "./signed-path.ts";
 
@@ -41,24 +41,17 @@ export class FileAssetStore implements ServedAssetStore {
 
   /** The file of a key; keys are checked, and the path is checked again to stay inside the root. */
   private pathOf(key: string): string {
-    if (!isAssetKey(key)) throw new Error(`not an asset key: ${JSON.stringify(key).slice(0, 80)}`);
-    const p = resolve(this.root, ...key.split("/"));
-    if (!p.startsWith(this.root + sep)) throw new Error(`refused a path outside the asset folder: ${key}`);
-    return p;
+    return assetPath(this.root, key);
   }
 
+
   async put(key: string, bytes: Uint8Array, _contentType: string): Promise<void> {
-    const path = this.pathOf(key);
-    const tmp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(tmp, bytes);
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true }).catch(() => undefined);
-      throw new AssetStoreError(`could not write ${key} to the asset folder: ${(err as Error).message}`, false, { cause: err });
-    }
+    this.pathOf(key); // a bad key is the caller's fault (a plain Error), not a store failure
+    await writeAssetFile(this.root, key, bytes).catch((err: Error) => {
+      throw new AssetStoreError(`could not write ${key} to the asset folder: ${err.message}`, false, { cause: err });
+    });
   }
+
 
   async list(prefix: string): Promise<AssetObject[]> {
     // Walk only the folder the prefix names (its part up to the last `/`), then match whole keys.

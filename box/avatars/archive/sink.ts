@@ -1,9 +1,8 @@
 // Where a box puts archived media (BOX_ASSET_STORE): a folder the portal's `file` store reads
 // (BOX_ASSET_DIR; the embedded default, where both processes share a disk), or the S3 bucket the
 // portal's `s3` store reads (production). Keys follow shared/asset-layout/asset-keys.ts.
-import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { writeAssetFile } from "../../../shared/asset-layout/asset-files.ts";
 import { isAssetKey } from "../../../shared/asset-layout/asset-keys.ts";
 import type { BoxEnv } from "../../env.ts";
 
@@ -28,20 +27,10 @@ export class FolderSink implements ArchiveSink {
     return `folder ${this.root}`;
   }
 
-  async put(key: string, bytes: Uint8Array): Promise<void> {
-    if (!isAssetKey(key)) throw new Error(`not an asset key: ${JSON.stringify(key).slice(0, 80)}`);
-    const path = resolve(this.root, ...key.split("/"));
-    if (!path.startsWith(this.root + sep)) throw new Error(`refused a path outside the asset folder: ${key}`);
-    const tmp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(tmp, bytes);
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true }).catch(() => undefined);
-      throw err;
-    }
+  put(key: string, bytes: Uint8Array): Promise<void> {
+    return writeAssetFile(this.root, key, bytes);
   }
+
 }
 
 /** PutObject into the bucket; path-style when an endpoint is set. Credentials: the box's own AWS chain. */

@@ -1,6 +1,7 @@
 // Implements: the multipart bodies of POST /api/avatar and POST /v1/photo_avatar.create (spec
 // "Box: avatars and clips", both part tables): body limit, part names and types, the file's kind
 // from its bytes, and the header checks that refuse a bad image before anything decodes it.
+import { readBodyCapped } from "../../http/capped-body.ts";
 import { ApiError, type Envelope } from "../../../shared/errors/api-error.ts";
 import { BadImage, IMAGE_EXTENSIONS, TAKE_EXTENSIONS, VIDEO_EXTENSIONS, extensionOf, familyOf, imageHeader, sniff, type ImageHeader, type SniffedKind } from "./sniff.ts";
 
@@ -52,25 +53,7 @@ export async function readMultipart(request: Request, limits: UploadLimits, env:
   }
   const mb = Math.round(limits.maxBodyBytes / (1024 * 1024));
   const tooLarge = () => new ApiError(413, "body_too_large", `The upload is over ${mb} MB.`, env);
-  if (Number(request.headers.get("content-length") ?? "0") > limits.maxBodyBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body?.getReader();
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > limits.maxBodyBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) (body.set(c, at), (at += c.length));
+  const body = await readBodyCapped(request, limits.maxBodyBytes, tooLarge);
   try {
     return await new Response(body, { headers: { "content-type": type } }).formData();
   } catch {
