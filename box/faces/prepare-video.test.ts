@@ -70,6 +70,9 @@ describe("prepareVideo", () => {
     expect(correlation(mouthX, pan)).toBeLessThan(-0.95);
     // Frame to frame the anchors move smoothly: no jump larger than the pan's own speed allows.
     for (let i = 1; i < mouthX.length; i++) expect(Math.abs(mouthX[i] - mouthX[i - 1])).toBeLessThan(6);
+    // ...and without shaking: the pan's speed changes by under half a pixel a frame, the anchors'
+    // by under 1.5 px (the detector's own frame-to-frame noise is about 2 px before smoothing).
+    for (let i = 2; i < mouthX.length; i++) expect(Math.abs(mouthX[i] - 2 * mouthX[i - 1] + mouthX[i - 2])).toBeLessThan(1.5);
     for (const a of video.anchors) {
       expect(a.mouth.y).toBeGreaterThan(a.leftEye.y + 20);
       expect(a.face.height).toBeGreaterThan(150);

@@ -1,7 +1,7 @@
 // Implements: video preparation (issue 10 item 3; ../shared/FACES.md §3): a video keeps the motion
 // it was filmed with. Two passes over the footage with ffmpeg:
-//  1. a sparse look (5 frames a second, at most 250, 640 px) that follows the face, picks the idle loop
-//     (closed lips, little motion; `chooseLoop`) and one crop for it (`loopCrop`);
+//  1. a sparse look (5 frames a second, at most 250, 640 px; video-look.ts) that follows the face,
+//     picks the idle loop (closed lips, little motion; `chooseLoop`) and one crop for it (`loopCrop`);
 //  2. the loop itself at 25 fps, cut to that crop at the renderer's size, the face found on every
 //     frame, the mesh smoothed over time, and the renderer's anchors taken from it frame by frame.
 // Every frame runs the detector, then FaceMesh without the iris model: Human's own tracking
@@ -19,7 +19,8 @@ import { photoLandmarker } from "./prepare-photo.ts";
 import { PhotoFaceError } from "./photo-error.ts";
 import { rgbToI420 } from "../render/i420.ts";
 import { DecodeError, rgbFrames } from "./video-decode.ts";
-import { FaceTracks, cheekWidth } from "./face-tracks.ts";
+import { cheekWidth } from "./face-tracks.ts";
+import { lookAtVideo, type VideoLook } from "./video-look.ts";
 import { chooseLoop, fillGaps, loopCrop, smoothMeshes } from "./video-track.ts";
 
 /** A video that cannot become a face: the message is meant for the person who uploaded it. */
@@ -118,31 +119,16 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   const landmarker = opts.landmarker ?? (await photoLandmarker());
   const decodeTimeout = 60_000 + src.durationS * 3_000;
 
-  // Pass 1: a sparse look at the whole video.
-  const k = Math.min(1, ANALYSIS_SIDE / Math.max(src.width, src.height));
-  const aw = even(src.width * k);
-  const ah = even(src.height * k);
-  const sx = src.width / aw;
-  const sy = src.height / ah;
-  // 5 samples a second find a closed-mouth, quiet stretch as well as 25 do (lips and head move
-  // slowly at rest); a long video gets fewer (at most ANALYSIS_SAMPLES in all).
-  const rate = Math.min(5, ANALYSIS_SAMPLES / src.durationS);
-  const tracks = new FaceTracks();
-  let count = 0;
-  let facesFound = 0;
+  // Pass 1: a sparse look at the whole video (video-look.ts).
+  let look: VideoLook;
   try {
-    for await (const rgb of rgbFrames(src.path, { filters: `fps=${rate.toFixed(4)},scale=${aw}:${ah}:flags=area`, width: aw, height: ah, maxFrames: Math.ceil(src.durationS * rate) + 2, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath })) {
-      await breathe();
-      const faces = (await landmarker.detect(rgb, aw, ah, { iris: false })).filter((f) => f.score >= MIN_SCORE);
-      facesFound = Math.max(facesFound, faces.length);
-      // Human truncates mesh points to whole pixels: half a pixel puts them back on average.
-      tracks.add(count++, faces.map((f) => f.mesh.map((p) => ({ x: (p.x + 0.5) * sx, y: (p.y + 0.5) * sy }))));
-    }
+    look = await lookAtVideo(src.path, src, landmarker, { side: ANALYSIS_SIDE, maxSamples: ANALYSIS_SAMPLES, minScore: MIN_SCORE, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath, breathe });
   } catch (err) {
     if (err instanceof DecodeError) throw new VideoFaceError(`The video could not be prepared: ${err.message}.`, { cause: err });
     throw err;
   }
-  const samples = tracks.main(count);
+  const { samples, facesFound } = look;
+  const rate = 1 / look.dt;
   if (samples.filter(Boolean).length / rate < MIN_LOOP_SECONDS) {
     throw new VideoFaceError("No face was found in the video. Use a video where one face looks at the camera, well lit and not too small.");
   }

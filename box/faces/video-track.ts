@@ -97,7 +97,11 @@ function quadraticFit(values: ArrayLike<number>, from: number, len: number): (i:
 }
 
 export interface SmoothOptions {
-  /** Half window (frames) for the head's rigid motion: little noise there (fitted on 468 points); default 2 (±80 ms). */
+  /**
+   * Half window (frames) for the head's rigid motion (fitted on 468 points, so little noise); default
+   * 4 (±160 ms): with 2, a face panned smoothly across a test video still shook by ±2 px from frame
+   * to frame (a mouth pasted there shimmers); 4 follows the pan within a pixel and keeps its curve.
+   */
   rigidHalf?: number;
   /** Half window for the shape within the face (lips, lids): each point is noisy on its own; default 4 (±160 ms). */
   shapeHalf?: number;
@@ -123,7 +127,7 @@ export function smoothMeshes(meshes: Point[][], opts: SmoothOptions = {}): Point
     }
   }
   const sims = meshes.map((m) => fitSimilarity(ref, m));
-  const rigid = (k: keyof Similarity) => savitzkyGolay(sims.map((s) => s[k]), opts.rigidHalf ?? 2);
+  const rigid = (k: keyof Similarity) => savitzkyGolay(sims.map((s) => s[k]), opts.rigidHalf ?? 4);
   const [a, b, tx, ty] = [rigid("a"), rigid("b"), rigid("tx"), rigid("ty")];
   const shapeHalf = opts.shapeHalf ?? 4;
   const rx = new Float64Array(n);
