@@ -7,6 +7,7 @@ import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { credentials, type NewCredentialRow } from "../../shared/key-table/schema.ts";
 import { migrateKeyTable } from "../../shared/key-table/migrate.ts";
+import { DatabaseUnusable, databaseUnusable, quickCheck } from "../../shared/errors/database-unusable.ts";
 
 /** A credential row joined with the row of the credential that minted it (for session tokens). */
 export interface KeyRecord {
@@ -41,9 +42,30 @@ function joinParent(row: Row | null | undefined, parent: (id: string) => ParentR
   return { ...row, ...(parent(row.parent_id) ?? NO_PARENT) };
 }
 
+const FRESH = "the portal makes a fresh one at start, without the keys and accounts this one held";
+
+/**
+ * Opens (and migrates) the shared key table at `url`. Throws DatabaseUnusable, one readable
+ * sentence naming the database, SQLite's cause and what to do, when it cannot be used.
+ */
 export async function openKeyTable(url: string): Promise<KeyTable> {
-  const client = createClient({ url });
-  await migrateKeyTable(client);
+  const path = url.startsWith("file:") ? url.slice("file:".length).replace(/^\/\/(?=\/)/, "") : url;
+  let opened: ReturnType<typeof createClient> | undefined;
+  try {
+    const client = (opened = createClient({ url }));
+    if (url.startsWith("file:")) await quickCheck(client);
+    await migrateKeyTable(client);
+  } catch (err) {
+    opened?.close();
+    const unusable = databaseUnusable(err, path, "shared", FRESH);
+    if (unusable) throw unusable;
+    // Not SQLite's own words (a remote libSQL server down, a bad URL): still one sentence.
+    let deepest = err as { message?: unknown; cause?: unknown };
+    while (deepest?.cause) deepest = deepest.cause as typeof deepest;
+    const reason = String(deepest?.message ?? deepest).split("\n")[0];
+    throw new DatabaseUnusable(path, "UNAVAILABLE", reason, "Check BOX_KEY_TABLE_URL and that the database it names is reachable from the box.", "shared");
+  }
+  const client = opened;
   const db = drizzle(client);
   const insert = async (row: NewCredentialRow) => {
     await db.insert(credentials).values(row);

@@ -49,3 +49,29 @@ describe("an unusable box.db", () => {
     expectOneReadableLine(stderr, join(dir, "box.db"), /malformed.*\(SQLITE_CORRUPT\)/);
   });
 });
+
+describe("an unusable shared database (BOX_KEY_TABLE_URL)", () => {
+  it("a file that is not a database: exit 1, one line naming it and SQLite's cause", async () => {
+    const dir = dataDir();
+    const shared = join(dir, "shared.db");
+    writeFileSync(shared, randomBytes(8192));
+    const { code, stderr } = await runBoxExpectingExit({ BOX_DATA_DIR: join(dir, "volume"), BOX_KEY_TABLE_URL: `file:${shared}` });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines, stderr).toHaveLength(1);
+    const line = JSON.parse(lines[0]) as { level: string; msg: string; path: string; code: string };
+    expect(line).toMatchObject({ level: "error", path: shared, code: "SQLITE_NOTADB" });
+    expect(line.msg).toBe(`the shared database ${shared} is unusable: file is not a database (SQLITE_NOTADB). Move it aside or restore it from a backup; the portal makes a fresh one at start, without the keys and accounts this one held.`);
+    expect(stderr).not.toMatch(/CREATE TABLE|uncaught|\n\s+at /);
+  });
+
+  it("a libSQL server nobody answers at: exit 1, one line saying to check BOX_KEY_TABLE_URL", async () => {
+    const { code, stderr } = await runBoxExpectingExit({ BOX_DATA_DIR: join(dataDir(), "volume"), BOX_KEY_TABLE_URL: "libsql://127.0.0.1:1" });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines, stderr).toHaveLength(1);
+    const line = JSON.parse(lines[0]) as { msg: string; code: string };
+    expect(line.code).toBe("UNAVAILABLE");
+    expect(line.msg).toMatch(/^the shared database libsql:\/\/127\.0\.0\.1:1 is unusable: .*ECONNREFUSED.*Check BOX_KEY_TABLE_URL/);
+  });
+});
