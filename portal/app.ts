@@ -42,18 +42,22 @@ import { AssetUrlSigner } from "./storage/signed-path.ts";
 import type { ArchivedMedia } from "./avatars/archived-media.ts";
 import { avatarRoutes } from "./avatars/routes.ts";
 import { AvatarLibraryService } from "./avatars/service.ts";
-import { LibraryStore } from "./avatars/store.ts";
+import { LibraryStore, type LibraryReads } from "./avatars/store.ts";
 import { PublicationLedger, type LedgerConnection } from "./consent/ledger.ts";
 import { consentRoutes } from "./consent/routes.ts";
 import { ConsentService } from "./consent/service.ts";
 import { UploadAttestationStore } from "./consent/store.ts";
 import { TermsRegistry, type TermsText } from "./consent/terms.ts";
 import { WithdrawalLog } from "./consent/withdrawal-log.ts";
-import { VoiceKeyCipher } from "./voice/crypto.ts";
+import { VoiceKeyCipher } from "../shared/voice-keys/crypto.ts";
 import { ProviderKeyChecker, type ProviderKeyCheckOptions } from "./voice/key-check.ts";
 import { voiceRoutes } from "./voice/routes.ts";
 import { VoiceService } from "./voice/service.ts";
 import { VoiceStore } from "./voice/store.ts";
+import { createPortraitGenerator, type PortraitOptions } from "./portraits/generators.ts";
+import { portraitRoutes } from "./portraits/routes.ts";
+import { PortraitService } from "./portraits/service.ts";
+import { PortraitStore } from "./portraits/store.ts";
 
 export interface PortalAppOptions {
   /** libSQL client holding the key table and the portal's tables (migrated by the caller). */
@@ -85,6 +89,11 @@ export interface PortalAppOptions {
   /** Where voice-provider key checks go (default the public APIs), their timeout, their fetch. */
   voice?: ProviderKeyCheckOptions;
   /**
+   * Portrait generation: the drawing generator's rasteriser (the entry passes sharp's; none here
+   * means generating answers 503) or an OpenAI-compatible image provider.
+   */
+  portraits?: PortraitOptions;
+  /**
    * The publication-consent ledger: undefined keeps it in `db` (migrated with it); null means not
    * configured (publishing answers 503, withdrawing still works).
    */
@@ -106,6 +115,8 @@ export interface PortalAppOptions {
   signer?: Signer;
   /** Faster answers for the two hot reads (same database); default the drizzle stores. */
   reads?: HotReads | null;
+  /** Faster library reads (same database) whose data version lets `GET /auth/avatars` bodies be kept; default libSQL, nothing kept. */
+  libraryReads?: LibraryReads | null;
   /** Milliseconds since epoch. */
   now?: () => number;
   log?: (msg: string, err?: unknown) => void;
@@ -129,6 +140,7 @@ export interface PortalServices {
   avatars: AvatarLibraryService;
   consent: ConsentService;
   voice: VoiceService;
+  portraits: PortraitService;
   /** The box that box paths are forwarded to right now, or null. */
   boxUrl: () => string | null;
 }
@@ -190,7 +202,7 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
     log,
   });
   const avatars = new AvatarLibraryService({
-    store: new LibraryStore(options.db),
+    store: new LibraryStore(options.db, options.libraryReads ?? null),
     ledger,
     withdrawals,
     archivedMedia: options.archivedMedia ?? archivedMediaOf(assets),
@@ -203,6 +215,13 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
     terms: new TermsRegistry(options.publicationTerms),
     ownsAvatar: (owner, avatarId) => avatars.owns(owner, avatarId),
     now: nowSeconds,
+  });
+  const portraits = new PortraitService({
+    store: new PortraitStore(options.db),
+    assets,
+    generator: createPortraitGenerator(options.portraits),
+    now: nowSeconds,
+    log,
   });
   const staticBox = options.boxUrl ?? null;
   const boxUrl = () => staticBox ?? driver.boxUrl();
@@ -236,7 +255,8 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   app.route("/", consentRoutes(consent));
   app.route("/", avatarRoutes(avatars));
   app.route("/", voiceRoutes(voice));
+  app.route("/", portraitRoutes(portraits));
   app.route("/", proxyRoutes({ boxUrl, fetch: options.fetch }));
 
-  return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, voice, avatars, consent, assets, boxUrl } });
+  return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, voice, avatars, consent, assets, portraits, boxUrl } });
 }

@@ -2,6 +2,7 @@
 // Every variable is documented in portal/README-portal.md.
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { DEFAULT_IMAGE_MODEL } from "./portraits/openai-generator.ts";
 import { DEFAULT_CARTESIA_BASE_URL, DEFAULT_ELEVENLABS_BASE_URL } from "./voice/providers.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -61,6 +62,8 @@ export const PortalEnv = Type.Object({
   ledgerAuthToken: Nullable(Type.String()),
   elevenlabsBaseUrl: Type.String({ pattern: "^https?://" }),
   cartesiaBaseUrl: Type.String({ pattern: "^https?://" }),
+  /** PORTAL_IMAGE_*: the OpenAI-compatible image provider for portraits; null = the embedded drawing generator. */
+  imageProvider: Nullable(Type.Object({ baseUrl: Type.String({ pattern: "^https?://" }), apiKey: Nullable(Type.String({ minLength: 1 })), model: Type.String({ minLength: 1 }) })),
 });
 export type PortalEnv = Static<typeof PortalEnv> & {
   /** The environment a local box inherits (PATH, HOME, BOX_* the operator set ...). */
@@ -143,6 +146,7 @@ export function readPortalEnv(env: RawEnv = process.env): PortalEnv {
     // Where voice-provider key checks go (a local fake in tests).
     elevenlabsBaseUrl: (opt(env.PORTAL_ELEVENLABS_BASE_URL) ?? DEFAULT_ELEVENLABS_BASE_URL).replace(/\/+$/, ""),
     cartesiaBaseUrl: (opt(env.PORTAL_CARTESIA_BASE_URL) ?? DEFAULT_CARTESIA_BASE_URL).replace(/\/+$/, ""),
+    imageProvider: imageProviderConfig(env),
   };
   if (!Value.Check(PortalEnv, value)) {
     const first = [...Value.Errors(PortalEnv, value)][0];
@@ -168,4 +172,27 @@ function storageConfig(env: RawEnv): PortalEnv["storage"] {
   const bucket = opt(env.PORTAL_S3_BUCKET);
   if (!bucket) throw new Error("PORTAL_STORAGE=s3 needs PORTAL_S3_BUCKET (and PORTAL_S3_REGION, PORTAL_S3_ENDPOINT as the store needs)");
   return { kind: "s3", bucket, region: opt(env.PORTAL_S3_REGION), endpoint: opt(env.PORTAL_S3_ENDPOINT)?.replace(/\/+$/, "") ?? null };
+}
+
+/** PORTAL_IMAGE_BASE_URL (+ PORTAL_IMAGE_API_KEY, PORTAL_IMAGE_MODEL): unset = the embedded drawing generator. */
+function imageProviderConfig(env: RawEnv): PortalEnv["imageProvider"] {
+  const baseUrl = opt(env.PORTAL_IMAGE_BASE_URL);
+  const apiKey = opt(env.PORTAL_IMAGE_API_KEY);
+  const model = opt(env.PORTAL_IMAGE_MODEL);
+  if (baseUrl === null) {
+    if (apiKey !== null || model !== null) {
+      throw new Error("PORTAL_IMAGE_API_KEY and PORTAL_IMAGE_MODEL need PORTAL_IMAGE_BASE_URL (e.g. https://api.openai.com); without it portraits are drawn by the embedded generator");
+    }
+    return null;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !/^https?:\/\//.test(baseUrl)) {
+    throw new Error(`PORTAL_IMAGE_BASE_URL must be an http(s) URL such as https://api.openai.com, not ${JSON.stringify(baseUrl.slice(0, 80))}`);
+  }
+  return { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, model: model ?? DEFAULT_IMAGE_MODEL };
 }

@@ -21,6 +21,8 @@ import { OutboxMailer } from "./sign-in/outbox-mailer.ts";
 import { SmtpMailer } from "./sign-in/smtp-mailer.ts";
 import { assetStoreFactory, boxArchiveEnv } from "./storage/open-store.ts";
 import { bunSqliteOwnership } from "./assets/ownership-reads.ts";
+import { sharpRasterise } from "./portraits/sharp-rasterise.ts";
+import { bunSqliteLibrary } from "./avatars/library-reads.ts";
 
 export interface RunningPortal {
   url: string;
@@ -95,6 +97,7 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
   const dbPath = localDbPath(env.dbUrl);
   const reads = dbPath ? bunSqliteReads(dbPath) : null;
   const assetOwnership = dbPath ? bunSqliteOwnership(dbPath) : null;
+  const libraryReads = dbPath ? bunSqliteLibrary(dbPath) : null;
   let listeningUrl = "";
   const publicUrl = () => env.publicUrl ?? listeningUrl;
   const driver = await createDriver(env, publicUrl);
@@ -123,6 +126,7 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
   app = createPortalApp({
     assetStore,
     assetOwnership,
+    libraryReads,
     db: client,
     secret,
     signer: new NodeSigner(secret),
@@ -140,6 +144,8 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
     credentialTtlSeconds: env.credentialTtlSeconds,
     ledger: ledger.connection,
     voice: { elevenlabsBaseUrl: env.elevenlabsBaseUrl, cartesiaBaseUrl: env.cartesiaBaseUrl },
+    // Portraits: drawn here (sharp rasterises the SVG) unless PORTAL_IMAGE_BASE_URL names a provider.
+    portraits: { rasterise: sharpRasterise, imageProvider: env.imageProvider },
     resolveHostname: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     log,
   });
@@ -165,6 +171,7 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
       await driver.close();
       reads?.close?.();
       assetOwnership?.close?.();
+      libraryReads?.close?.();
       ledger.close();
       client.close();
     },

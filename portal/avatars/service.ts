@@ -15,6 +15,7 @@ import {
   type LibraryRecord,
   type PublicLibraryRecord,
 } from "./schema.ts";
+import { LibraryBodyCache } from "./library-cache.ts";
 import type { LibraryRow, LibraryStore } from "./store.ts";
 
 export interface AvatarLibraryServiceOptions {
@@ -48,10 +49,27 @@ const EMAIL = /[^\s@<>()[\]"',;:]+@[^\s@<>()[\]"',;:]+/g;
 const mask = (s: string) => (s.includes("@") ? s.replace(EMAIL, "[address hidden]") : s);
 
 export class AvatarLibraryService {
+  readonly #bodies = new LibraryBodyCache();
+
   constructor(private readonly opts: AvatarLibraryServiceOptions) {}
 
   async list(owner: string): Promise<LibraryRecord[]> {
     return (await this.opts.store.list(owner)).map(toRecord);
+  }
+
+  /**
+   * The `GET /auth/avatars` body, JSON. Kept per person while the store's data version stands
+   * (read before the rows, so a commit in between only makes the next request read again); never
+   * kept when the store has no version to offer.
+   */
+  async listBody(owner: string): Promise<string> {
+    const version = this.opts.store.dataVersion();
+    if (version === null) return JSON.stringify({ avatars: await this.list(owner) });
+    const kept = this.#bodies.get(owner, version);
+    if (kept !== undefined) return kept;
+    const body = JSON.stringify({ avatars: await this.list(owner) });
+    this.#bodies.set(owner, version, body);
+    return body;
   }
 
   async listPublic(caller: string): Promise<PublicLibraryRecord[]> {

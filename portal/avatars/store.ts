@@ -1,7 +1,7 @@
 // The library's rows: what boxes observed (`avatar_observations`, shared database), the portal's
 // `visibility` column, and the erase orders. The portal writes only `visibility`, deletes rows on
 // erasure and inserts orders (shared/avatar-tables/schema.ts says which plane writes what).
-import type { Client, Row } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { avatarEraseOrders, avatarObservations, type AvatarObservationRow } from "../../shared/avatar-tables/schema.ts";
@@ -34,11 +34,29 @@ const columns = {
 };
 
 // The record's columns in the order `toRow` reads them; the 11th is the subject (or the owner).
-const LIST_SQL = `SELECT avatar_id, name, source_kind, state, created_at, updated_at, prepared_in_region,
+export const LIST_SQL = `SELECT avatar_id, name, source_kind, state, created_at, updated_at, prepared_in_region,
     weights_volume, detail, visibility, subject
   FROM avatar_observations WHERE owner = ?`;
 
-function toRow(r: Row, avatarId: string, updatedAt: number): LibraryRow {
+/** A result row by position: a libSQL `Row`, or a bun:sqlite `values()` array. */
+export type PositionalRow = ArrayLike<unknown>;
+
+/**
+ * Faster answers to the library's reads on the same database (a Bun entry's bun:sqlite statements
+ * on a connection that never writes: library-reads.ts), positional rows of `LIST_SQL` and `PUBLIC_SQL`.
+ */
+export interface LibraryReads {
+  list(owner: string): PositionalRow[];
+  listPublic(): PositionalRow[];
+  /**
+   * SQLite's `PRAGMA data_version` on that connection: it changes whenever another connection (the
+   * portal's libSQL client, a box) commits to the file, so an answer kept under it is exact.
+   */
+  dataVersion(): number;
+  close?(): void;
+}
+
+function toRow(r: PositionalRow, avatarId: string, updatedAt: number): LibraryRow {
   return {
     avatarId,
     name: String(r[1]),
@@ -55,7 +73,7 @@ function toRow(r: Row, avatarId: string, updatedAt: number): LibraryRow {
 
 // The public partition, one row per (owner, avatar id): the row that owner's library shows (the
 // newest observation, then the larger subject, so the choice is total), when it is public.
-const PUBLIC_SQL = `SELECT o.avatar_id, o.name, o.source_kind, o.state, o.created_at, o.updated_at,
+export const PUBLIC_SQL = `SELECT o.avatar_id, o.name, o.source_kind, o.state, o.created_at, o.updated_at,
     o.prepared_in_region, o.weights_volume, o.detail, o.visibility, o.owner
   FROM avatar_observations o
   WHERE o.visibility = 'public' AND o.owner IS NOT NULL
@@ -64,11 +82,28 @@ const PUBLIC_SQL = `SELECT o.avatar_id, o.name, o.source_kind, o.state, o.create
         AND (n.updated_at > o.updated_at OR (n.updated_at = o.updated_at AND n.subject > o.subject)))
   ORDER BY o.created_at, o.avatar_id, o.owner`;
 
+/** One row per avatar id (the newest observation, then the larger subject), oldest avatar first. */
+function shownRows(rows: readonly PositionalRow[]): LibraryRow[] {
+  const shown = new Map<string, { row: LibraryRow; subject: string }>();
+  for (const r of rows) {
+    const avatarId = String(r[0]);
+    const updatedAt = Number(r[5]);
+    const subject = String(r[10]);
+    const held = shown.get(avatarId);
+    if (held && (held.row.updatedAt > updatedAt || (held.row.updatedAt === updatedAt && held.subject > subject))) continue;
+    shown.set(avatarId, { row: toRow(r, avatarId, updatedAt), subject });
+  }
+  return [...shown.values()].map((v) => v.row).sort((a, b) => a.createdAt - b.createdAt || (a.avatarId < b.avatarId ? -1 : 1));
+}
+
 export class LibraryStore {
   readonly #db: LibSQLDatabase;
   readonly #one;
 
-  constructor(private readonly client: Client) {
+  constructor(
+    private readonly client: Client,
+    private readonly fast: LibraryReads | null = null,
+  ) {
     this.#db = drizzle(client);
     const db = this.#db;
     this.#one = db
@@ -86,17 +121,16 @@ export class LibraryStore {
    * sort in SQLite; the choice of row is made here in one pass).
    */
   async list(owner: string): Promise<LibraryRow[]> {
-    const rs = await this.client.execute({ sql: LIST_SQL, args: [owner] });
-    const shown = new Map<string, { row: LibraryRow; subject: string }>();
-    for (const r of rs.rows) {
-      const avatarId = String(r[0]);
-      const updatedAt = Number(r[5]);
-      const subject = String(r[10]);
-      const held = shown.get(avatarId);
-      if (held && (held.row.updatedAt > updatedAt || (held.row.updatedAt === updatedAt && held.subject > subject))) continue;
-      shown.set(avatarId, { row: toRow(r, avatarId, updatedAt), subject });
-    }
-    return [...shown.values()].map((v) => v.row).sort((a, b) => a.createdAt - b.createdAt || (a.avatarId < b.avatarId ? -1 : 1));
+    if (this.fast) return shownRows(this.fast.list(owner));
+    return shownRows((await this.client.execute({ sql: LIST_SQL, args: [owner] })).rows);
+  }
+
+  /**
+   * A number that changes whenever the database may have changed (the faster reads'
+   * `data_version`); null without them: the libSQL client cannot tell its own writes apart.
+   */
+  dataVersion(): number | null {
+    return this.fast ? this.fast.dataVersion() : null;
   }
 
   async find(owner: string, avatarId: string): Promise<LibraryRow | null> {
@@ -106,8 +140,8 @@ export class LibraryStore {
 
   /** The public partition: every published avatar (as its owner's library shows it) and whose it is. */
   async listPublic(): Promise<(LibraryRow & { owner: string | null })[]> {
-    const rs = await this.client.execute(PUBLIC_SQL);
-    return rs.rows.map((r) => ({ ...toRow(r, String(r[0]), Number(r[5])), owner: r[10] === null ? null : String(r[10]) }));
+    const rows = this.fast ? this.fast.listPublic() : (await this.client.execute(PUBLIC_SQL)).rows;
+    return rows.map((r) => ({ ...toRow(r, String(r[0]), Number(r[5])), owner: r[10] === null ? null : String(r[10]) }));
   }
 
   /**

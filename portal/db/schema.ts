@@ -66,6 +66,40 @@ export const voiceEngineChoices = sqliteTable("voice_engine_choices", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/**
+ * Portraits (portal/portraits/): one generated image per row, its bytes in the asset store under
+ * `storage_key`, never rewritten. Approval binds an upload attestation (`consent_id`, a row of the
+ * shared `upload_attestations`) to `sha256`; the row is never deleted by approving or regenerating.
+ */
+export const portraits = sqliteTable(
+  "portraits",
+  {
+    portraitId: text("portrait_id").primaryKey(),
+    /** The signed-in e-mail address; never in an answer. */
+    owner: text("owner").notNull(),
+    description: text("description").notNull(),
+    /** Lower-case hex SHA-256 of the exact stored bytes. */
+    sha256: text("sha256").notNull(),
+    contentType: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    /** `embedded` or `image_provider`. */
+    generator: text("generator").notNull(),
+    /** The drawing seed (embedded) or null. */
+    seed: integer("seed"),
+    /** The provider's model (image_provider) or null. */
+    model: text("model"),
+    storageKey: text("storage_key").notNull(),
+    createdAt: integer("created_at").notNull(),
+    approvedAt: integer("approved_at"),
+    consentId: text("consent_id"),
+    regeneratedFrom: text("regenerated_from"),
+  },
+  (t) => [index("portraits_owner").on(t.owner, t.createdAt)],
+);
+
 export type SignInLinkRow = typeof signInLinks.$inferSelect;
 export type PortalSessionRow = typeof portalSessions.$inferSelect;
 export type VoiceKeyRow = typeof voiceKeys.$inferSelect;
+export type PortraitRow = typeof portraits.$inferSelect;

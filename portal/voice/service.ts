@@ -2,7 +2,7 @@
 // `DELETE /auth/voice/key/{provider}`, `PUT /auth/voice/engine`; fact 9 (409 `voice_key_required`
 // stands in for a 403). The plaintext key lives only in this request: checked, sealed, forgotten.
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
-import type { VoiceKeyCipher } from "./crypto.ts";
+import type { VoiceKeyCipher } from "../../shared/voice-keys/crypto.ts";
 import type { VoiceKeyChecker } from "./key-check.ts";
 import { BUILT_IN_LABEL, PROVIDER_LABELS } from "./providers.ts";
 import {

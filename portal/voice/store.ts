@@ -6,7 +6,7 @@ import type { Client } from "@libsql/client";
 import { and, asc, eq } from "drizzle-orm";
 import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import { voiceEngineChoices, voiceKeys, type VoiceKeyRow } from "../db/schema.ts";
-import type { SealedVoiceKey } from "./crypto.ts";
+import type { SealedVoiceKey } from "../../shared/voice-keys/crypto.ts";
 import { BUILT_IN_ENGINE, type HostedProvider } from "./schema.ts";
 
 export type VoiceKeyListRow = Pick<VoiceKeyRow, "provider" | "last4" | "createdAt" | "updatedAt" | "validatedAt">;

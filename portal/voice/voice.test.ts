@@ -3,7 +3,7 @@
 // voice_key_required without a key), bad input, partitions, and the engine/key invariant under races.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, createTestPortal, TEST_SECRET, type TestPortal } from "../testing/test-portal.ts";
-import { VoiceKeyCipher, VoiceKeyUnreadable } from "./crypto.ts";
+import { VoiceKeyCipher, VoiceKeyUnreadable } from "../../shared/voice-keys/crypto.ts";
 import { VoiceStore } from "./store.ts";
 import { drizzle } from "drizzle-orm/libsql";
 import { startFakeCartesia, type FakeCartesia } from "./testing/fake-cartesia.ts";

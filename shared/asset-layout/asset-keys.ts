@@ -4,6 +4,7 @@
 //
 //   avatars/<sha256 hex of the owner's e-mail>/<avatar_id>/portrait.png
 //   avatars/<sha256 hex of the owner's e-mail>/<avatar_id>/clip-<tone>.mp4
+//   portraits/<sha256 hex of the owner's e-mail>/<portrait_id>.<png|jpg>   (portal only: generated portraits)
 //
 // One folder per (person, avatar id): the library's unit (fact 8's partition). The e-mail is hashed
 // so that no address ever appears in a key or in a URL handed to a browser.
@@ -54,6 +55,15 @@ export async function portraitKey(owner: string, avatarId: string): Promise<stri
 
 export async function clipKey(owner: string, avatarId: string, tone: Tone): Promise<string> {
   return (await avatarPrefix(owner, avatarId)) + clipFile(tone);
+}
+
+/** A generated portrait's id (portal/portraits/): `p_` and 32 lowercase letters and digits. */
+export const PORTRAIT_ID = /^p_[a-z0-9]{32}$/;
+
+/** `portraits/<owner>/<portrait_id>.<ext>`: the bytes of one generated portrait, written once. */
+export async function portraitImageKey(owner: string, portraitId: string, ext: "png" | "jpg"): Promise<string> {
+  if (!PORTRAIT_ID.test(portraitId)) throw new Error(`not a portrait id: ${JSON.stringify(portraitId).slice(0, 80)}`);
+  return `portraits/${await ownerFolder(owner)}/${portraitId}.${ext}`;
 }
 
 export type AssetKind = "image" | "video";

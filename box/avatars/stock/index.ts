@@ -1,6 +1,7 @@
 // Implements: the bundled stock avatars (spec "Avatars": `stock` groups, tone variants and
 // `GET /api/avatar/preview` stills). Faces are drawn by our own code (SVG rasterised by
-// ffmpeg's librsvg decoder); their anchors are known by construction.
+// ffmpeg's librsvg decoder) with the drawing code both planes share (shared/face-drawing/);
+// their anchors are known by construction.
 import type { FaceRenderer } from "../../render/face-renderer.ts";
 import { prepareFace, scaleAnchors, type PreparedFace } from "../../render/prepared-face.ts";
 import { encodePng } from "../../render/png.ts";
@@ -8,7 +9,8 @@ import { restFrame } from "../../render/tone-rest.ts";
 import type { Tone } from "../../../shared/wire/tones.ts";
 import { STOCK_LOOKS } from "./looks.ts";
 import { rasteriseSvg, type RasteriseOptions } from "./rasterise.ts";
-import { CANVAS, drawFaceSvg, faceAnchors } from "./svg-face.ts";
+import { CANVAS, drawFaceSvg } from "../../../shared/face-drawing/svg-face.ts";
+import { faceAnchors } from "./face-anchors.ts";
 
 export { encodePng } from "../../render/png.ts";
 export { i420ToRgba, rgbaToI420 } from "../../render/i420.ts";

@@ -1,5 +1,5 @@
 // The bundled stock avatars: colours and proportions on the 512x512 drawing canvas.
-import type { FaceLook } from "./svg-face.ts";
+import type { FaceLook } from "../../../shared/face-drawing/svg-face.ts";
 
 export const STOCK_LOOKS: FaceLook[] = [
   {

@@ -1,7 +1,11 @@
-// Draws a stock face as SVG on a 512x512 canvas from a look (colours + geometry). The
-// renderer's anchors come from the same geometry, so they are exact by construction.
-import type { FaceAnchors } from "../../render/prepared-face.ts";
+// Draws a face as SVG on a 512x512 canvas from a look (colours + geometry): the box's stock
+// avatars (box/avatars/stock/, whose renderer anchors come from the same geometry) and the
+// portal's drawn portraits (portal/portraits/). Pure string building: runs on every runtime.
+// Every field added after the stock faces is optional and absent means the stock drawing.
+import { drawAgeLines, drawFreckles } from "./svg-age.ts";
+import { drawFullBeard, drawMoustache } from "./svg-beard.ts";
 import { drawBrow, drawEye, drawMouth, drawNose } from "./svg-features.ts";
+import { drawGlasses } from "./svg-glasses.ts";
 import { drawBackHair, drawFrontHair } from "./svg-hair.ts";
 import { linear, mirror, radial, smoothPath, type Pt } from "./svg-kit.ts";
 
@@ -14,28 +18,44 @@ export interface FaceGeometry {
   noseY: number; noseW: number; mouthY: number; mouthW: number; neckW: number;
 }
 
+export type HairStyle = "long" | "short" | "bun" | "curly" | "bald";
+/** Closed-mouth expressions; `neutral` (the default) is the stock faces' resting face. */
+export type Mood = "neutral" | "smile" | "serious" | "calm" | "sad";
+
+export interface Glasses {
+  shape: "round" | "square";
+  /** Frame colour. */
+  frame: string;
+}
+
+export interface FacialHair {
+  /** `full`: jaw, chin and moustache; `goatee`: chin and moustache; `moustache` alone. */
+  style: "full" | "goatee" | "moustache";
+  color: string;
+  light: string;
+}
+
 export interface FaceLook {
   id: string;
   label: string;
   bg: [string, string];
   skin: string; skinShade: string; blush: string;
-  hair: string; hairLight: string; hairStyle: "long" | "short" | "bun";
+  hair: string; hairLight: string; hairStyle: HairStyle;
   iris: string; brow: string; lash: string;
   lipUpper: string; lipLower: string;
   cloth: string; clothShade: string; clothStyle: "scoop" | "collar";
   stubble?: string;
+  /** The flick at the outer corner of the upper lash line; default: every hair style but `short`. */
+  lashFlick?: boolean;
+  glasses?: Glasses;
+  facialHair?: FacialHair;
+  /** Years. From about 40 lines show (nose to mouth, forehead, eye corners), deepening with age. */
+  age?: number;
+  mood?: Mood;
+  freckles?: boolean;
+  /** Seeds small irregularities (freckle places); default 1. */
+  detailSeed?: number;
   geo: FaceGeometry;
-}
-
-export function faceAnchors(g: FaceGeometry): FaceAnchors {
-  return {
-    face: { x: g.cx, y: (g.hairline + g.chin) / 2, width: g.faceW, height: g.chin - g.hairline },
-    mouth: { x: g.cx, y: g.mouthY, width: g.mouthW },
-    leftEye: { x: g.cx - g.eyeDx, y: g.eyeY, width: g.eyeW, height: g.eyeH },
-    rightEye: { x: g.cx + g.eyeDx, y: g.eyeY, width: g.eyeW, height: g.eyeH },
-    leftBrow: { x: g.cx - g.eyeDx, y: g.browY },
-    rightBrow: { x: g.cx + g.eyeDx, y: g.browY },
-  };
 }
 
 /** Face outline (no hair, no ears) through cheekbones, jaw and chin. */
@@ -92,7 +112,7 @@ function cheeks(look: FaceLook): string {
   const blush = [-1, 1]
     .map((s) => `<ellipse cx="${g.cx + s * 0.3 * g.faceW}" cy="${g.eyeY + 0.17 * H}" rx="${0.13 * g.faceW}" ry="${0.07 * H}" fill="url(#blush)"/>`)
     .join("");
-  return blush + (look.stubble ? beard(look, H) : "");
+  return blush + (look.stubble ? beard(look, H) : "") + (look.freckles ? drawFreckles(look) : "") + (look.age !== undefined ? drawAgeLines(look) : "");
 }
 
 /** A short beard and moustache: along the jaw, round the chin, over the upper lip. */
@@ -138,11 +158,11 @@ ${drawBackHair(look)}
 ${body(look)}
 ${ears(look)}
 <path d="${outline}" fill="url(#skin)"/>
-${cheeks(look)}
+${cheeks(look)}${look.facialHair?.style === "full" || look.facialHair?.style === "goatee" ? `\n${drawFullBeard(look, look.facialHair)}` : ""}
 ${drawNose(look)}
 ${eyes}
 ${brows}
-${drawMouth(look)}
+${drawMouth(look)}${look.facialHair ? `\n${drawMoustache(look, look.facialHair)}` : ""}${look.glasses ? `\n${drawGlasses(look, look.glasses)}` : ""}
 ${drawFrontHair(look)}
 </svg>`;
 }
