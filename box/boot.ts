@@ -50,6 +50,11 @@ import { controlSocketRoute } from "./sockets/control-socket.ts";
 import { voiceSocketRoute } from "./sockets/voice/voice-route.ts";
 import { createAsr } from "./speech/registry.ts";
 import { SileroVad } from "./speech/silero-vad.ts";
+import { createClient } from "@libsql/client";
+import { wireVoices } from "./voice/wire.ts";
+import { VOICE_MAKERS } from "./voice/makers.ts";
+import { voiceRoutes } from "./voice/routes.ts";
+import { ChatterboxEngine } from "./voice/chatterbox/chatterbox-engine.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
 function volumeSecret(dataDir: string): Buffer {
@@ -81,12 +86,17 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     voiceProblem = err.message;
     return null;
   });
+  let ttsProviders: TtsProviderInfo[] = [];
+  const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
+  // Who speaks for whom: the engine the box boots on (BOX_TTS), people's own keys, the fallback.
+  const sharedDb = env.keyTableUrl ? createClient({ url: env.keyTableUrl }) : null;
+  const voices = await wireVoices({ env: env.tts, espeak, makers: VOICE_MAKERS, sharedDb, keyTable, settings, retryMs: env.readiness.retryMs, log: (line) => console.error(JSON.stringify(line)) });
+  if (!voices && espeak) voiceProblem = `BOX_TTS=${env.tts.engine} could not be set up`;
+  ttsProviders = voices?.ttsProviders ?? [];
+  const bootEngine = voices?.accounts.bootEngine ?? null;
   // Synthesis failing after boot marks it failing; a test word re-checks it. (A failed load is a
   // missing file on this machine, not an outage: it needs a restart, so it is not re-tried.)
-  const voiceHealth = espeak ? new UpstreamHealth("espeak-ng", async () => void (await espeak.synthesize("ready")), env.readiness, "ready") : null;
-  const espeakInfo = { id: "espeak", label: "espeak-ng (embedded)", local: true, byo: false, clone: false, timings: true };
-  const ttsProviders: TtsProviderInfo[] = espeak ? [espeakInfo] : [];
-  const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
+  const voiceHealth = bootEngine ? new UpstreamHealth(bootEngine.id, async () => void (await bootEngine.synthesize("ready")), env.readiness, "ready") : null;
   const conversations = new ConversationService(
     new ConversationStore(boxDb.db),
     new TranscriptFiles(join(env.dataDir, "transcripts")),
@@ -100,10 +110,14 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       const s = await settings.read(subject);
       return router.stateFor(s.live_model || s.model);
     },
-    async tts() {
-      const box = { provider: "espeak", origin: "box" as const, notice: "" };
-      if (!voiceHealth) return { ...box, state: "unavailable", detail: voiceProblem };
-      return { ...box, state: voiceHealth.state, detail: voiceHealth.detail };
+    async tts(subject) {
+      if (!voices || !voiceHealth) return { provider: env.tts.engine, origin: "box" as const, notice: "", state: "unavailable", detail: voiceProblem };
+      const route = await voices.accounts.verify(await voices.accounts.route({ subject }).catch(() => voices.accounts.boxRoute()), subject);
+      const notice = route.notice || (await voices.accounts.noticeFor(subject));
+      const base = { provider: route.provider, origin: route.origin, notice };
+      // A person's own account is reported by its notice; the box's engine by its health.
+      if (route.origin === "user" || route.engine !== bootEngine) return { ...base, state: route.engine.ready ? "ready" : "starting", detail: "" };
+      return { ...base, state: voiceHealth.state, detail: voiceHealth.detail };
     },
     transcribe: () => asr.engine !== null,
   };
@@ -114,7 +128,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   // Finished portraits and clips are copied into the portal's store (off unless BOX_ASSET_* is set).
   wireArchive({ env, keyTable, own: registry.own ?? null, clips: clipBuilds.clips });
   const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 }, env.sockets);
-  const speaker = new Speaker(espeak, 25, voiceHealth);
+  const speaker = new Speaker(voices?.accounts ?? null, 25, voiceHealth);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
   await audio.ensureDefault(espeak).catch((err: Error) => console.error(JSON.stringify({ level: "error", msg: "default clip unavailable", error: err.message })));
   const calls = new ToolCalls();
@@ -139,9 +153,9 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const stats = new StatsService({ maxRuntimeSeconds: env.maxRuntimeSeconds, startedAt: Date.now() });
 
   const sockets = [
-    controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, policy: env.sockets, interrupt: () => liveControl.interrupt() }),
+    controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, accounts: voices?.accounts ?? null, policy: env.sockets, interrupt: () => liveControl.interrupt() }),
     voiceSocketRoute({
-      auth, engine, calls, sessions: live, speaker, registry, settings, voiceEngine: espeak,
+      auth, engine, calls, sessions: live, speaker, registry, settings, accounts: voices?.accounts ?? null,
       asr: asr.engine,
       asrReason: asr.reason,
       grammar: env.asr.grammar,
@@ -166,7 +180,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     ...clipBuilds.routes,
     ...liveRoutes({ sessions: live, registry, settings, speaker, audio }),
     ...audioUploadRoutes({ store: audio, asr: asr.engine }),
-    ...chatRoutes({ engine, calls, sessions: live, registry, speaker, voiceEngine: espeak, audio }),
+    ...(voices ? voiceRoutes({ accounts: voices.accounts, chatterbox: bootEngine instanceof ChatterboxEngine ? bootEngine : null }) : []),
+    ...chatRoutes({ engine, calls, sessions: live, registry, speaker, accounts: voices?.accounts ?? null, audio }),
   );
   // Each handler runs as its caller, so avatar lookups by id alone see that caller's uploads only.
   const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes: withCallers(routes), sockets });
@@ -175,6 +190,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     async close() {
       router.close();
       voiceHealth?.close();
+      sharedDb?.close();
       liveControl.disconnect();
       await renderer.dispose().catch(() => undefined);
       await clipBuilds.dispose();

@@ -31,7 +31,7 @@ export const BoxEnv = Type.Object({
   /** Speech recognition for the microphone socket. */
   asr: Type.Object({
     engine: Type.Union([Type.Literal("pocketsphinx"), Type.Literal("deepgram"), Type.Literal("none"), Type.Literal("auto")]),
-    deepgram: Type.Optional(Type.Object({ url: Type.Optional(Type.String()), apiKey: Type.String() })),
+    deepgram: Type.Optional(Type.Object({ url: Type.Optional(Type.String()), apiKey: Type.Optional(Type.String()), auth: Type.Optional(Type.Union([Type.Literal("token"), Type.Literal("bearer")])) })),
     grammar: Type.Optional(Type.Array(Type.String())),
   }),
   /** Retention of reply WAVs made by POST /api/chat without a live session (null: no limit). */
@@ -66,6 +66,15 @@ export const BoxEnv = Type.Object({
       endpoint: Type.Union([Type.String({ pattern: "^https?://" }), Type.Null()]),
     }),
   ]),
+  /** Voice engines: the one the box boots on (BOX_TTS) and the providers it can reach. */
+  tts: Type.Object({
+    engine: Type.Union([Type.Literal("espeak"), Type.Literal("chatterbox"), Type.Literal("elevenlabs"), Type.Literal("cartesia")]),
+    chatterbox: Type.Union([Type.Object({ url: Type.String({ pattern: "^https?://" }), apiKey: Type.Optional(Type.String()) }), Type.Null()]),
+    elevenlabs: Type.Object({ baseUrl: Type.String({ pattern: "^https?://" }), apiKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]) }),
+    cartesia: Type.Object({ baseUrl: Type.String({ pattern: "^https?://" }), apiKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]) }),
+    /** BOX_VOICE_KEY_MATERIAL: the 32 bytes (hex) that open keys people saved on the portal. */
+    keyMaterial: Type.Union([Type.String({ pattern: "^[0-9a-f]{64}$" }), Type.Null()]),
+  }),
   builtinTools: Type.Object({
     enabled: Type.Array(Type.String()),
     weatherBaseUrl: Type.Optional(Type.String()),
@@ -128,7 +137,10 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     },
     asr: {
       engine: (env.BOX_ASR || "auto") as "auto",
-      ...(env.BOX_DEEPGRAM_API_KEY ? { deepgram: { url: env.BOX_DEEPGRAM_URL || undefined, apiKey: env.BOX_DEEPGRAM_API_KEY } } : {}),
+      // Deepgram, or a self-hosted recogniser speaking its `/v1/listen` protocol (BOX_DEEPGRAM_URL alone).
+      ...(env.BOX_DEEPGRAM_API_KEY || env.BOX_DEEPGRAM_URL
+        ? { deepgram: { url: env.BOX_DEEPGRAM_URL || undefined, apiKey: env.BOX_DEEPGRAM_API_KEY || undefined, auth: (env.BOX_DEEPGRAM_AUTH || "token").toLowerCase() as "token" } }
+        : {}),
       ...(env.BOX_ASR_GRAMMAR ? { grammar: jsonList(env.BOX_ASR_GRAMMAR, "BOX_ASR_GRAMMAR") } : {}),
     },
     replyAudio: {
@@ -149,6 +161,7 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     photoAvatar: onOff(env.BOX_PHOTO_AVATAR, "BOX_PHOTO_AVATAR"),
     avatarClips: onOff(env.BOX_AVATAR_CLIPS, "BOX_AVATAR_CLIPS"),
     assetArchive: assetArchive(env),
+    tts: ttsEnv(env),
     builtinTools: {
       enabled: env.BOX_BUILTIN_TOOLS === undefined ? ["calculate", "current_time"] : list(env.BOX_BUILTIN_TOOLS),
       weatherBaseUrl: env.BOX_WEATHER_BASE_URL || undefined,
@@ -180,6 +193,30 @@ function assetArchive(env: Record<string, string | undefined>): BoxEnv["assetArc
   const bucket = (env.BOX_S3_BUCKET ?? "").trim();
   if (!bucket) throw new Error("BOX_ASSET_STORE=s3 needs BOX_S3_BUCKET");
   return { kind: "s3", bucket, region: env.BOX_S3_REGION?.trim() || null, endpoint: env.BOX_S3_ENDPOINT?.trim().replace(/\/+$/, "") || null };
+}
+
+const TTS_ENGINES = ["espeak", "chatterbox", "elevenlabs", "cartesia"] as const;
+const trimUrl = (v: string | undefined, fallback: string) => (v?.trim() || fallback).replace(/\/+$/, "");
+
+function ttsEnv(env: Record<string, string | undefined>): BoxEnv["tts"] {
+  const engine = (env.BOX_TTS ?? "").trim().toLowerCase() || "espeak";
+  if (!(TTS_ENGINES as readonly string[]).includes(engine)) throw new Error(`BOX_TTS must be one of ${TTS_ENGINES.join(", ")}, not ${JSON.stringify(env.BOX_TTS)}`);
+  const chatterboxUrl = env.BOX_CHATTERBOX_URL?.trim();
+  const tts = {
+    engine: engine as BoxEnv["tts"]["engine"],
+    chatterbox: chatterboxUrl ? { url: chatterboxUrl.replace(/\/+$/, ""), ...(env.BOX_CHATTERBOX_API_KEY ? { apiKey: env.BOX_CHATTERBOX_API_KEY } : {}) } : null,
+    elevenlabs: { baseUrl: trimUrl(env.BOX_ELEVENLABS_BASE_URL, "https://api.elevenlabs.io"), apiKey: env.BOX_ELEVENLABS_API_KEY?.trim() || null },
+    cartesia: { baseUrl: trimUrl(env.BOX_CARTESIA_BASE_URL, "https://api.cartesia.ai"), apiKey: env.BOX_CARTESIA_API_KEY?.trim() || null },
+    keyMaterial: env.BOX_VOICE_KEY_MATERIAL?.trim().toLowerCase() || null,
+  };
+  const needs: Record<string, [boolean, string]> = {
+    chatterbox: [tts.chatterbox !== null, "BOX_CHATTERBOX_URL"],
+    elevenlabs: [tts.elevenlabs.apiKey !== null, "BOX_ELEVENLABS_API_KEY"],
+    cartesia: [tts.cartesia.apiKey !== null, "BOX_CARTESIA_API_KEY"],
+  };
+  const need = needs[engine];
+  if (need && !need[0]) throw new Error(`BOX_TTS=${engine} needs ${need[1]}`);
+  return tts;
 }
 
 /** Fact: an open box (no keys, no key table) must not face the public internet. */

@@ -2,6 +2,7 @@
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
+import type { VoicePick } from "../voice/accounts.ts";
 
 export class LiveSpeech {
   private chain: Promise<void> = Promise.resolve();
@@ -15,7 +16,7 @@ export class LiveSpeech {
   constructor(
     private readonly session: LiveSession,
     private readonly speaker: Speaker,
-    private readonly voice?: string,
+    private readonly pick: VoicePick,
     private readonly correlationId?: string,
     /** Aborted when the turn is interrupted: clauses still being synthesised are dropped. */
     private readonly signal?: AbortSignal,
@@ -35,7 +36,7 @@ export class LiveSpeech {
     this.chain = this.chain.then(() => new Promise<void>((r) => setTimeout(r, 1))).then(async () => {
       if (this.session.isClosed || this.signal?.aborted) return;
       try {
-        const u = await this.speaker.utterance(text, tone, this.voice);
+        const u = await this.speaker.utterance(text, tone, this.pick);
         if (this.signal?.aborted) return;
         const s = this.session.say({ ...u, correlationId: this.correlationId });
         this.scheduled.set(s.id, text);

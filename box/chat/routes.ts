@@ -8,7 +8,7 @@ import { readJsonObject } from "../http/json-body.ts";
 import type { AvatarRegistry } from "../avatars/registry.ts";
 import type { LiveSessions } from "../live/manager.ts";
 import type { Speaker } from "../live/speaker.ts";
-import type { VoiceEngine } from "../voice/engine.ts";
+import type { VoiceAccounts, VoicePick } from "../voice/accounts.ts";
 import type { TurnEngine, TurnOutcome } from "./turn-engine.ts";
 import type { ToolCalls } from "./tool-calls.ts";
 import { NdjsonStream, wantsStream } from "./ndjson.ts";
@@ -23,7 +23,7 @@ export interface ChatRouteDeps {
   sessions: LiveSessions;
   registry: AvatarRegistry;
   speaker: Speaker;
-  voiceEngine: VoiceEngine | null;
+  accounts: VoiceAccounts | null;
   audio: AudioStore;
 }
 
@@ -39,19 +39,15 @@ function str(body: Record<string, unknown>, field: string): string | undefined {
 export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
   const streaming = new Map<string, number>();
 
-  async function checkVoice(body: Record<string, unknown>): Promise<string | undefined> {
-    const provider = str(body, "voice_provider");
-    const voice = str(body, "voice");
-    if (!d.speaker.available) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
-    if (provider && provider !== d.voiceEngine?.id) {
-      throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${provider.slice(0, 40)}" cannot speak on this box; it speaks with ${d.voiceEngine?.id}.`);
-    }
-    if (voice) {
-      const rows = await d.voiceEngine!.voices();
-      if (!rows.some((r) => r.id === voice)) throw new ApiError(400, "unknown_voice", `voice "${voice.slice(0, 60)}" is not a voice of ${d.voiceEngine!.id}.`);
-    }
-    return voice;
+  /** The caller's pick (voice + provider), refused before the turn when it cannot speak. */
+  async function checkVoice(body: Record<string, unknown>, subject: string): Promise<VoicePick & { subject: string }> {
+    const pick = { subject, voice: str(body, "voice"), provider: str(body, "voice_provider") };
+    if (!d.speaker.available || !d.accounts) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
+    await d.accounts.checkPick(pick);
+    return pick;
   }
+  /** Non-empty exactly while this caller's replies are spoken by the box's engine instead of their account. */
+  const noticeOf = (subject: string) => d.accounts?.noticeFor(subject) ?? Promise.resolve("");
 
   return [
     route({
@@ -73,7 +69,7 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         if (typeof body.message !== "string" && body.message !== undefined) throw new ApiError(400, "invalid_body", "message must be a string.");
         if (!message) throw new ApiError(400, "blank_message", "message is blank: send what the person said.");
         if (message.length > 16_000) throw new ApiError(400, "message_too_long", "message is over 16000 characters.");
-        const voice = await checkVoice(body);
+        const pick = await checkVoice(body, principal.subject);
         const session = d.sessions.live();
         const avatarAsked = str(body, "avatar");
         const avatar = avatarAsked ? d.registry.require(avatarAsked) : session ? session.avatar : d.registry.require(d.registry.active);
@@ -82,11 +78,11 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         const identity = avatar.avatarId;
         const replyBody = async (o: TurnOutcome) =>
           session
-            ? { reply: o.reply, tone: o.tone, avatar: session.speakingFace, tools: o.tools, streamed: true as const, identity, tones: [...TONES], voice_notice: "" }
-            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, voice, principal.subject), identity, tones: [...TONES], voice_notice: "" };
+            ? { reply: o.reply, tone: o.tone, avatar: session.speakingFace, tools: o.tools, streamed: true as const, identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) }
+            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, pick), identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) };
 
         if (!stream) {
-          const out = await d.engine.run(prepared, { subject: principal.subject, message, kind: session ? "live" : "one_shot", session, voice, offerCustomTools: false, toolOwner: principal.subject, emit: () => true });
+          const out = await d.engine.run(prepared, { subject: principal.subject, message, kind: session ? "live" : "one_shot", session, voice: pick.voice, voiceProvider: pick.provider, offerCustomTools: false, toolOwner: principal.subject, emit: () => true });
           return replyBody(out);
         }
 
@@ -112,7 +108,8 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
             message,
             kind: session ? "live" : "one_shot",
             session,
-            voice,
+            voice: pick.voice,
+            voiceProvider: pick.provider,
             offerCustomTools: true,
             toolOwner: principal.subject,
             callerGone: gone,

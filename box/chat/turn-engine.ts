@@ -48,6 +48,8 @@ export interface TurnRequest {
   /** Speak each clause into this session as it arrives. */
   session: LiveSession | null;
   voice?: string;
+  /** The provider `voice` belongs to (the studio's pick); absent: the caller's engine. */
+  voiceProvider?: string;
   offerCustomTools: boolean;
   /** Who may answer this turn's custom tool calls (credential subject or socket). */
   toolOwner: string;
@@ -120,7 +122,7 @@ export class TurnEngine {
     else req.callerGone?.addEventListener("abort", leave, { once: true });
     const marker = new ToneMarker();
     const splitter = new ClauseSplitter();
-    const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, req.voice, req.correlationId, abort.signal) : null;
+    const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, { subject: req.subject, voice: req.voice, provider: req.voiceProvider }, req.correlationId, abort.signal) : null;
     const spoken: string[] = [];
     const labels: string[] = [];
     const tone = () => (settings.emotion_responsive ? marker.tone : "neutral");

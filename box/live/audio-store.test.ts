@@ -24,7 +24,7 @@ const wavs = () => readdirSync(dir).filter((f) => f.endsWith(".wav")).sort();
 const sidecar = (name: string) => JSON.parse(readFileSync(join(dir, name.replace(/\.wav$/, ".json")), "utf8"));
 async function reply(store: AudioStore, subject: string): Promise<string> {
   clock += 1000;
-  return store.synthesise(speaker, "Hello.", "neutral", undefined, subject);
+  return store.synthesise(speaker, "Hello.", "neutral", { subject: subject });
 }
 
 describe("reply audio retention", () => {
@@ -152,5 +152,5 @@ describe("listing and ownership", () => {
 
 async function reply2(store: AudioStore, subject: string): Promise<string> {
   clock += 1000;
-  return store.synthesise(speaker, "Hello.", "neutral", undefined, subject);
+  return store.synthesise(speaker, "Hello.", "neutral", { subject: subject });
 }

@@ -10,6 +10,7 @@ import { decodeWav, encodeWav } from "../voice/wav.ts";
 import type { VoiceEngine } from "../voice/engine.ts";
 import { ClauseSplitter } from "../chat/clause-splitter.ts";
 import type { Speaker } from "./speaker.ts";
+import type { VoicePick } from "../voice/accounts.ts";
 import { ReplyRetention, type ReplyRetentionOptions } from "./reply-retention.ts";
 
 export interface Clip {
@@ -201,13 +202,14 @@ export class AudioStore {
   }
 
   /** A reply spoken to a WAV (for POST /offer), kept under the retention of `subject`; returns its filename. */
-  async synthesise(speaker: Pick<Speaker, "synthesize">, text: string, tone: Tone, voice: string | undefined, subject: string): Promise<string> {
+  async synthesise(speaker: Pick<Speaker, "synthesize">, text: string, tone: Tone, pick: VoicePick & { subject: string }): Promise<string> {
+    const subject = pick.subject;
     const splitter = new ClauseSplitter();
     const parts: Int16Array[] = [];
     let rate = 0;
     // Kept at the engine's own rate: /offer resamples when it plays the clip.
     for (const clause of [...splitter.push(text), ...splitter.flush()]) {
-      const u = await speaker.synthesize(clause, voice);
+      const u = await speaker.synthesize(clause, pick);
       if (rate && u.sampleRate !== rate) throw new Error("the voice engine changed its sample rate mid-reply");
       rate = u.sampleRate;
       parts.push(u.pcm);

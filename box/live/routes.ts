@@ -114,12 +114,12 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const session = d.sessions.live();
         if (!session) throw new ApiError(409, "no_live_session", "No live session: call /connect first.");
         if (!d.speaker.available) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
-        const voice = optionalString(body, "voice") ?? (await d.settings.read(principal.subject)).voice_id_espeak ?? undefined;
+        const voice = optionalString(body, "voice");
         const splitter = new ClauseSplitter();
         const clauses = [...splitter.push(text), ...splitter.flush()];
         // Synthesise every clause before queuing any, so a bad voice refuses the whole talk.
         const utterances = [];
-        for (const c of clauses) utterances.push(await d.speaker.utterance(c, tone ?? session.avatar.tone, voice));
+        for (const c of clauses) utterances.push(await d.speaker.utterance(c, tone ?? session.avatar.tone, { subject: principal.subject, voice }));
         for (const u of utterances) session.say(u);
         return { ok: true, spoken: text };
       },

@@ -2,7 +2,8 @@
 // synthesis, 48 kHz audio for Opus, and the mouth track (phoneme timings, else the audio).
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
-import type { Utterance, VoiceEngine } from "../voice/engine.ts";
+import type { Utterance } from "../voice/engine.ts";
+import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../voice/accounts.ts";
 import { to48k, resample } from "../voice/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
@@ -11,35 +12,63 @@ import { isOutage, type CallOutcome } from "../readiness/upstream-health.ts";
 
 export class Speaker {
   constructor(
-    private readonly engine: VoiceEngine | null,
+    /** Who speaks each call (the caller's pick, their portal choice, the box's engine). */
+    private readonly accounts: VoiceAccounts | null,
     private readonly fps = 25,
-    /** The engine's health (readiness `tts_state`): every synthesis passes here, so it reports here. */
+    /** The boot engine's health (readiness `tts_state`): its syntheses report here. */
     private readonly health: CallOutcome | null = null,
   ) {}
 
   get available(): boolean {
-    return this.engine !== null && this.engine.ready;
+    return this.accounts !== null && this.accounts.bootEngine.ready;
   }
 
-  /** The engine's own output (its rate, its timings); 503 when no engine can speak, 502 when it fails. */
-  async synthesize(text: string, voice?: string): Promise<Utterance> {
-    if (!this.engine || !this.engine.ready) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
+  /**
+   * The engine's own output (its rate, its timings) and who spoke it; 503 when no engine can
+   * speak, 502 when it fails, 400 `unknown_voice` for a voice the engine does not have. A person's
+   * own account that fails is replaced by the box's engine for this call and after (the notice).
+   */
+  async synthesize(text: string, pick: VoicePick): Promise<Utterance & { route: VoiceRoute }> {
+    if (!this.accounts || !this.available) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
+    let route = await this.accounts.route(pick);
     try {
-      const u = await this.engine.synthesize(text, { voice });
-      this.health?.succeeded();
-      return u;
+      const u = await this.speak(route, text);
+      this.accounts.succeeded(route, pick.subject);
+      return { ...u, route };
     } catch (err) {
-      if (isOutage(err)) this.health?.failed(err);
-      if (err instanceof UpstreamError && err.status === 404) throw new ApiError(400, "unknown_voice", err.message);
-      throw new ApiError(502, "tts_failed", `The voice engine failed: ${(err as Error).message}`);
+      if (route.origin !== "user" || !accountProblem(err)) throw this.refusal(err, route);
+      route = this.accounts.failed(route, err, pick.subject);
+      try {
+        return { ...(await this.speak(route, text)), route };
+      } catch (again) {
+        throw this.refusal(again, route);
+      }
     }
   }
 
   /** Speaks one clause for the live stream: 48 kHz audio and one mouth shape per frame. */
-  async utterance(text: string, tone: Tone, voice?: string): Promise<UtteranceInput> {
-    const u = await this.synthesize(text, voice);
+  async utterance(text: string, tone: Tone, pick: VoicePick): Promise<UtteranceInput> {
+    const u = await this.synthesize(text, pick);
     const { track } = mouthTrackForUtterance(u, this.fps);
     return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: track };
+  }
+
+  private async speak(route: VoiceRoute, text: string): Promise<Utterance> {
+    const onBoot = route.origin === "box" && route.engine === this.accounts!.bootEngine;
+    try {
+      const u = await route.engine.synthesize(text, { voice: route.voice });
+      if (onBoot) this.health?.succeeded();
+      return u;
+    } catch (err) {
+      if (onBoot && isOutage(err)) this.health?.failed(err);
+      throw err;
+    }
+  }
+
+  private refusal(err: unknown, route: VoiceRoute): ApiError {
+    if (err instanceof ApiError) return err;
+    if (err instanceof UpstreamError && err.status === 404) return new ApiError(400, "unknown_voice", err.message);
+    return new ApiError(502, "tts_failed", `The voice engine (${route.label}) failed: ${(err as Error).message}`);
   }
 }
 

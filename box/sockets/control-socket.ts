@@ -10,6 +10,7 @@ import { ClauseSplitter } from "../chat/clause-splitter.ts";
 import type { LiveSessions } from "../live/manager.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
+import type { VoiceAccounts } from "../voice/accounts.ts";
 import type { AvatarRegistry } from "../avatars/registry.ts";
 import type { SocketConn, SocketRoute } from "./conn.ts";
 import { SocketSession, maxLengthFrom, type SocketPolicy } from "./socket-session.ts";
@@ -23,6 +24,8 @@ export interface ControlSocketDeps {
   speaker: Speaker;
   registry: AvatarRegistry;
   policy: SocketPolicy;
+  /** Who speaks for the caller: a voice account that is not the one asked for is a `warning`. */
+  accounts?: VoiceAccounts | null;
   /** Stops the live turn and the speech at the next frame (the box's one interrupt). */
   interrupt(): void;
 }
@@ -38,6 +41,7 @@ class ControlSocket {
   private readonly talkBuffers = new Map<string, string>();
   private queue: Promise<void> = Promise.resolve();
   private seq = 0;
+  private offNotice: () => void = () => {};
 
   constructor(
     private readonly conn: SocketConn,
@@ -55,6 +59,13 @@ class ControlSocket {
     this.follow(live);
     this.conn.send({ type: "session_ready", sessionId: this.conn.id, avatar: live?.avatar.variant ?? this.d.registry.active, tones: [...TONES] });
     this.session.start();
+    const accounts = this.d.accounts;
+    if (accounts) {
+      const subject = this.conn.principal.subject;
+      // Only the warning: an empty notice (the account works again) has no frame of its own here.
+      this.offNotice = accounts.onNotice(subject, (notice) => notice && this.conn.send({ type: "warning", message: notice }));
+      void accounts.noticeFor(subject).then((notice) => notice && !this.conn.closed && this.conn.send({ type: "warning", message: notice }));
+    }
   }
 
   /** Follows a live session; when a window ends it, this socket hears `session_expired` too. */
@@ -64,6 +75,7 @@ class ControlSocket {
   }
 
   close(): void {
+    this.offNotice();
     this.session.stop();
     this.tracker.close();
   }
@@ -150,7 +162,7 @@ class ControlSocket {
       const splitter = new ClauseSplitter();
       const voice = typeof m.voice === "string" ? m.voice : undefined;
       const utterances = [];
-      for (const clause of [...splitter.push(content), ...splitter.flush()]) utterances.push(await this.d.speaker.utterance(clause, tone, voice));
+      for (const clause of [...splitter.push(content), ...splitter.flush()]) utterances.push(await this.d.speaker.utterance(clause, tone, { subject: this.conn.principal.subject, voice }));
       this.tracker.begin(correlationId);
       for (const u of utterances) live.say({ ...u, correlationId });
       this.tracker.done(correlationId);

@@ -279,10 +279,10 @@ describe("the upload service", () => {
     const up = (await uploads.upload({ filename: "keep.wav", bytes: fx("happy.wav") }, "key:aaa")).audio;
     for (let i = 0; i < 4; i++) {
       clock += 1000;
-      await store.synthesise(speaker, "Hello.", "neutral", undefined, "key:aaa"); // each ~96 KB: over the cap alone
+      await store.synthesise(speaker, "Hello.", "neutral", { subject: "key:aaa" }); // each ~96 KB: over the cap alone
     }
     clock += 3_600_000;
-    await store.synthesise(speaker, "Hello.", "neutral", undefined, "key:aaa");
+    await store.synthesise(speaker, "Hello.", "neutral", { subject: "key:aaa" });
     new AudioStore(dir, retention, () => clock + 86_400_000);
     expect(readdirSync(dir).filter((n) => n.endsWith(".wav"))).toEqual([up]);
     expect(store.get(up, "key:aaa")).not.toBeNull();

@@ -97,6 +97,10 @@ export class EspeakEngine implements VoiceEngine {
     return this.backendImpl.sampleRate;
   }
 
+  get defaultVoiceId(): string {
+    return this.options.defaultVoice;
+  }
+
   voices(): EspeakVoiceRow[] {
     return this.rows.slice();
   }

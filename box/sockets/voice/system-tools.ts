@@ -36,7 +36,7 @@ export interface SystemToolHost {
   /** Speaks a fixed line with the current (or given) voice; resolves when it has played; false if talked over. */
   speakLine(text: string, voice?: string): Promise<boolean>;
   /** A voice that speaks `lang` (kept when the current one does), or null. */
-  voiceFor(lang: Language): { id: string; name: string } | null;
+  voiceFor(lang: Language): Promise<{ id: string; name: string } | null>;
   /** Whether speech recognition can hear `lang`. */
   hears(lang: Language): boolean;
   switchLanguage(lang: Language, voice: string): Promise<void>;
@@ -76,7 +76,7 @@ export async function runSystemTool(host: SystemToolHost, name: string, args: un
       const lang = (args as { language?: unknown } | null)?.language;
       host.send({ type: "action", name, label });
       const target = typeof lang === "string" && (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : null;
-      const voice = target && host.hears(target) ? host.voiceFor(target) : null;
+      const voice = target && host.hears(target) ? await host.voiceFor(target) : null;
       if (!target || !voice) {
         await host.speakLine(lines.refuse[host.language]);
         host.send({ type: "action", name, label, language: typeof lang === "string" ? lang.slice(0, 16) : "", applied: false });

@@ -11,7 +11,7 @@ import type { Speaker } from "../../live/speaker.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import type { AsrEngine } from "../../speech/asr.ts";
 import type { SileroVad } from "../../speech/silero-vad.ts";
-import type { EspeakEngine } from "../../voice/espeak-engine.ts";
+import type { VoiceAccounts } from "../../voice/accounts.ts";
 import type { SocketRoute } from "../conn.ts";
 import type { SocketPolicy } from "../socket-session.ts";
 import { VoiceSocket } from "./voice-socket.ts";
@@ -24,7 +24,8 @@ export interface VoiceSocketDeps {
   speaker: Speaker;
   registry: AvatarRegistry;
   settings: SettingsService;
-  voiceEngine: EspeakEngine | null;
+  /** Who speaks for the caller, and the voice notices (`voice_notice` frames). */
+  accounts: VoiceAccounts | null;
   /** null: no recognition configured (4001); `asrReason` says why. */
   asr: AsrEngine;
   loadVad(): Promise<SileroVad>;

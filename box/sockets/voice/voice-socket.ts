@@ -1,5 +1,7 @@
 // Implements: Voice socket WSS /api/voice/ws — the microphone in (16 kHz s16le), its seventeen
 // event types, turn-taking, barge-in, system tools and the WebSocket refusals (4001-4008).
+import { FIRST_HOSTED_VOICE_PROVIDER } from "../../settings/schema.ts";
+import { voiceForLanguage } from "../../voice/voice-language.ts";
 import { UpstreamError } from "../../../shared/errors/api-error.ts";
 import { isTone, type Language } from "../../../shared/wire/tones.ts";
 import type { AsrStream } from "../../speech/asr.ts";
@@ -48,6 +50,9 @@ export class VoiceSocket {
   private lastUserText = "";
   language: Language = "en";
   voice: string | undefined;
+  /** The provider of `voice` (the studio's pick); undefined: the caller's engine. */
+  voiceProvider: string | undefined;
+  private offNotice: () => void = () => {};
   private readonly pause: PauseState;
   private turnSeq = 0;
   private bargeIns = 0;
@@ -68,8 +73,6 @@ export class VoiceSocket {
 
   /** Attaches recognition; `ready` is the only proof the session works. */
   async start(): Promise<void> {
-    const settings = await this.d.settings.read(this.conn.principal.subject);
-    this.voice = settings.voice_id_espeak ?? undefined;
     try {
       this.vadModel = await this.d.loadVad();
       this.vad = new VoiceActivity(this.vadModel, { probabilities: false, minSilenceMs: VAD_MIN_SILENCE_MS });
@@ -86,7 +89,18 @@ export class VoiceSocket {
     this.session.start();
     // A window that ran out is reported (4007/4008); any other end (/disconnect, a new /connect) is a plain 1000.
     void this.live.closedPromise.then(() => (this.live.expiry ? this.session.expired(this.live.expiry) : this.conn.close(1000, "the live session ended")));
-    this.conn.send({ type: "ready", sample_rate: 16000, voice_origin: "box" });
+    const subject = this.conn.principal.subject;
+    const route = await this.d.accounts?.route({ subject }).catch(() => null);
+    this.conn.send({ type: "ready", sample_rate: 16000, voice_origin: route?.origin ?? "box" });
+    if (this.d.accounts) {
+      this.offNotice = this.d.accounts.onNotice(subject, (notice) => this.conn.send({ type: "voice_notice", notice }));
+      const notice = route?.notice || (await this.d.accounts.noticeFor(subject));
+      if (notice) this.conn.send({ type: "voice_notice", notice });
+    }
+  }
+
+  private get pick() {
+    return { subject: this.conn.principal.subject, voice: this.voice, provider: this.voiceProvider };
   }
 
   refuse(error: string, code: number): void {
@@ -141,11 +155,15 @@ export class VoiceSocket {
   }
 
   private configure(m: Record<string, unknown>): void {
-    if (typeof m.voice_provider === "string" && m.voice_provider && m.voice_provider !== this.d.voiceEngine?.id) {
-      this.conn.send({ type: "error", error: `voice_provider "${m.voice_provider.slice(0, 40)}" cannot speak on this box.` });
-    } else if (typeof m.voice === "string" && m.voice) {
-      if (this.d.voiceEngine?.voice(m.voice)) this.voice = m.voice;
-      else this.conn.send({ type: "error", error: `voice "${m.voice.slice(0, 60)}" is not a voice of this box.` });
+    const provider = typeof m.voice_provider === "string" && m.voice_provider ? m.voice_provider : undefined;
+    const voice = typeof m.voice === "string" && m.voice ? m.voice : undefined;
+    if ((provider || voice) && this.d.accounts) {
+      // Checked before it is kept: one provider's voice never goes through another's engine.
+      const pick = { subject: this.conn.principal.subject, voice, provider };
+      void this.d.accounts.checkPick(pick).then(
+        () => ((this.voice = voice), (this.voiceProvider = provider)),
+        (err: Error) => this.conn.send({ type: "error", error: err.message }),
+      );
     }
     if (typeof m.avatar === "string" && m.avatar) {
       const a = this.d.registry.resolveFor(this.conn.principal.subject, m.avatar);
@@ -302,6 +320,7 @@ export class VoiceSocket {
         kind: "live",
         session: this.live,
         voice: this.voice,
+        voiceProvider: this.voiceProvider,
         offerCustomTools: true,
         toolOwner: this.conn.id,
         correlationId,
@@ -330,15 +349,23 @@ export class VoiceSocket {
       send: (f) => this.conn.send(f),
       speakLine: async (text, voice) => {
         if (text) {
-          const u = await this.d.speaker.utterance(text, isTone(this.live.avatar.tone) ? this.live.avatar.tone : "neutral", voice ?? this.voice);
+          const u = await this.d.speaker.utterance(text, isTone(this.live.avatar.tone) ? this.live.avatar.tone : "neutral", { ...this.pick, voice: voice ?? this.voice });
           this.live.say(u);
         }
         const before = this.bargeIns;
         await this.live.quiet();
         return !this.live.isClosed && before === this.bargeIns;
       },
-      voiceFor: (lang) => {
-        const v = this.d.voiceEngine?.voiceForLanguage(lang, this.voice ?? null);
+      voiceFor: async (lang) => {
+        if (!this.d.accounts) return null;
+        const route = await this.d.accounts.route(this.pick);
+        const rows = await this.d.accounts.rowsOf(route).catch(() => []);
+        // The first hosted provider keeps its voice and changes language (its model speaks them all).
+        if (route.provider === FIRST_HOSTED_VOICE_PROVIDER) {
+          const current = rows.find((r) => r.id === route.voice) ?? rows[0];
+          return current ? { id: current.id, name: current.name } : null;
+        }
+        const v = voiceForLanguage(rows, lang, route.voice ?? null);
         return v ? { id: v.id, name: v.name } : null;
       },
       hears: (lang) => this.d.hears(lang),
@@ -362,6 +389,7 @@ export class VoiceSocket {
   }
 
   teardown(): void {
+    this.offNotice();
     this.clearTimers();
     this.pause.endByReply();
     this.session.stop();

@@ -1,0 +1,357 @@
+// Implements: "Which engine speaks, per session" and every `voice_notice`: a voice picked in the
+// studio (voice + provider), else the engine the person chose on the portal (read with their saved
+// key from the shared database), else the box's own engine (BOX_TTS). When the person's key
+// cannot be used (rejected, quota, unreachable), speech falls back to the box's engine and the
+// notice says so; it is non-empty exactly while replies are billed to the box's engine instead of
+// the account the person chose, and clears when their key works again (re-tried at most every
+// `retryMs`, at once when the saved key changes).
+import type { Client } from "@libsql/client";
+import { ApiError } from "../../shared/errors/api-error.ts";
+import { VoiceKeyCipher, type SealedVoiceKey } from "../../shared/voice-keys/crypto.ts";
+import { VoiceProviderError, type VoiceEngine, type VoiceRow } from "./engine.ts";
+import { failureOf, VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
+
+/** What a caller asked for on this call (all optional but the subject). */
+export interface VoicePick {
+  /** The credential subject speaking (null: the box itself, e.g. its default clip). */
+  subject: string | null;
+  voice?: string;
+  provider?: string;
+}
+
+/** Who speaks one call: the engine, the voice, and on whose account. */
+export interface VoiceRoute {
+  engine: VoiceEngine;
+  provider: string;
+  label: string;
+  /** Undefined: the engine's default voice. */
+  voice?: string;
+  /** `user`: the person's own provider account (their saved key); `box`: the box's. */
+  origin: "box" | "user";
+  /** Cache/health key of the account (`box` or `owner:<owner>`). */
+  account: string;
+  /** Where the person's key failed and the box speaks instead: why (the notice). */
+  notice: string;
+  /** The sealed key a `user` route speaks with (a new one is tried at once, even while failing). */
+  sealedAt?: string;
+}
+
+/** A person's saved engine choice, read from the shared database. */
+export interface OwnerChoice {
+  engine: string;
+  /** The saved key of that engine's provider, sealed (null: none saved). */
+  sealed: SealedVoiceKey | null;
+}
+
+export interface ChoiceReader {
+  choiceOf(owner: string): Promise<OwnerChoice | null>;
+}
+
+/** The portal's tables `voice_engine_choices` and `voice_keys` in the shared database (one join). */
+export class SharedVoiceChoices implements ChoiceReader {
+  constructor(private readonly client: Client) {}
+
+  async choiceOf(owner: string): Promise<OwnerChoice | null> {
+    let rows;
+    try {
+      rows = (
+        await this.client.execute({
+          sql: "SELECT c.engine AS engine, k.key_id AS key_id, k.nonce AS nonce, k.ciphertext AS ciphertext FROM voice_engine_choices c LEFT JOIN voice_keys k ON k.owner = c.owner AND k.provider = c.engine WHERE c.owner = ?",
+          args: [owner],
+        })
+      ).rows;
+    } catch (err) {
+      // The portal's tables are not in this database (a box without a portal): nobody chose.
+      if (/no such table/i.test(String((err as Error)?.message))) return null;
+      throw err;
+    }
+    const r = rows[0] as unknown as { engine: string; key_id: string | null; nonce: string | null; ciphertext: string | null } | undefined;
+    if (!r) return null;
+    return { engine: r.engine, sealed: r.key_id && r.nonce && r.ciphertext ? { keyId: r.key_id, nonce: r.nonce, ciphertext: r.ciphertext } : null };
+  }
+}
+
+/** A provider the box can speak through. */
+export interface ProviderEntry {
+  id: string;
+  label: string;
+  local: boolean;
+  byo: boolean;
+  clone?: boolean;
+  prepare?: boolean;
+  /** The box's own account for it (BOX_TTS engine, espeak, a box key): null when the box has none. */
+  boxEngine: VoiceEngine | null;
+  /** A client on a person's own key (hosted providers only). */
+  withKey?: (apiKey: string) => VoiceEngine;
+  /** The env variable the box's own account needs (`requires_env`), when it has none. */
+  requiresEnv?: string;
+}
+
+export interface VoiceAccountsOptions {
+  providers: readonly ProviderEntry[];
+  /** The engine the box booted on (BOX_TTS). */
+  boot: string;
+  choices?: ChoiceReader | null;
+  /** Opens saved keys; null when the box was given no key material. */
+  cipher?: VoiceKeyCipher | null;
+  /** A credential subject's owner (the person), or undefined when it has none. */
+  ownerOf?: (subject: string) => Promise<string | undefined>;
+  /** How long a person's engine choice is reused before the shared database is read again. */
+  choiceTtlMs?: number;
+  /** A failing key is tried again after this long. */
+  retryMs?: number;
+  /** The voice in a caller's settings slot for a provider (`voice_id`, `voice_id_<provider>`). */
+  slotVoice?: (subject: string, provider: string) => Promise<string | undefined>;
+  /** Voice lists (cached per provider and caller); default a catalogue of its own. */
+  catalogue?: VoiceCatalogue;
+  now?: () => number;
+  log?: (line: Record<string, unknown>) => void;
+}
+
+/**
+ * Why `voice` cannot be any provider's voice id (null when it can): too long, control characters,
+ * or a file path climbing out of a folder (espeak opens an unknown name as a voice file).
+ */
+export function voiceIdProblem(voice: string): string | null {
+  if (voice.length > 200) return `${voice.length} characters`;
+  if (/[\u0000-\u001f]/.test(voice)) return "control characters";
+  if (voice.includes("\\") || voice.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(voice)) return "a file path";
+  return null;
+}
+
+/** A failure that says the account (not one request) cannot be used. */
+export function accountProblem(err: unknown): boolean {
+  return err instanceof VoiceProviderError && err.status !== 404;
+}
+
+export class VoiceAccounts {
+  private readonly byId: Map<string, ProviderEntry>;
+  private readonly choiceCache = new Map<string, { at: number; value: { owner: string; choice: OwnerChoice | null } | null }>();
+  private readonly keyed = new Map<string, VoiceEngine>();
+  /** Accounts whose key failed: when, why, and the sealed key that failed. */
+  private readonly failing = new Map<string, { at: number; reason: string; sealedAt: string }>();
+  private readonly listeners = new Map<string, Set<(notice: string) => void>>();
+  private readonly lastNotice = new Map<string, string>();
+  /** When each person's key last passed its provider's key check. */
+  private readonly verified = new Map<string, number>();
+  private readonly now: () => number;
+
+  constructor(private readonly o: VoiceAccountsOptions) {
+    this.byId = new Map(o.providers.map((p) => [p.id, p]));
+    this.now = o.now ?? Date.now;
+    this.catalogue = o.catalogue ?? new VoiceCatalogue({ now: this.now });
+    if (!this.byId.get(o.boot)?.boxEngine) throw new Error(`the boot voice engine "${o.boot}" has no engine`);
+  }
+
+  readonly catalogue: VoiceCatalogue;
+
+  /** One engine, the box's own, for everyone (tests; a box with a single engine and no portal). */
+  static single(engine: VoiceEngine, label = engine.id): VoiceAccounts {
+    return new VoiceAccounts({ providers: [{ id: engine.id, label, local: true, byo: false, boxEngine: engine }], boot: engine.id });
+  }
+
+  get providers(): readonly ProviderEntry[] {
+    return this.o.providers;
+  }
+
+  get bootEngine(): VoiceEngine {
+    return this.byId.get(this.o.boot)!.boxEngine!;
+  }
+
+  get boot(): ProviderEntry {
+    return this.byId.get(this.o.boot)!;
+  }
+
+  provider(id: string): ProviderEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The box's own route (what `POST /api/talk` falls back to, silently). */
+  boxRoute(voice?: string): VoiceRoute {
+    const p = this.boot;
+    return { engine: p.boxEngine!, provider: p.id, label: p.label, voice, origin: "box", account: "box", notice: "" };
+  }
+
+  /**
+   * Who speaks for `pick`. A provider named in the pick must be one this caller can use (else 400
+   * `voice_provider_unavailable`); a person's key that is failing routes to the box with a notice.
+   */
+  async route(pick: VoicePick): Promise<VoiceRoute> {
+    const bad = pick.voice === undefined ? null : voiceIdProblem(pick.voice);
+    if (bad) throw new ApiError(400, "unknown_voice", `voice is not a voice id (${bad}).`);
+    const person = pick.subject ? await this.personOf(pick.subject) : null;
+    const wanted = pick.provider ?? (person?.choice && this.byId.has(person.choice.engine) ? person.choice.engine : this.o.boot);
+    const p = this.byId.get(wanted);
+    if (!p) throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${wanted.slice(0, 40)}" is not a voice engine of this box; use one of ${[...this.byId.keys()].join(", ")}.`);
+    const voice = pick.voice ?? (pick.subject && this.o.slotVoice ? await this.o.slotVoice(pick.subject, p.id).catch(() => undefined) : undefined);
+    // The person's own account for this provider, when they saved a key for the engine they chose.
+    const sealed = person?.choice?.engine === p.id ? person.choice.sealed : null;
+    if (sealed && p.withKey && person && this.o.cipher) {
+      const account = `owner:${person.owner}:${p.id}`;
+      const failed = this.failing.get(account);
+      const sealedAt = sealed.ciphertext;
+      if (failed && failed.sealedAt === sealedAt && this.now() - failed.at < (this.o.retryMs ?? 30_000)) {
+        return this.fallback(p, failed.reason, pick);
+      }
+      let key: string;
+      try {
+        key = await this.o.cipher.open(person.owner, p.id, sealed);
+      } catch (err) {
+        const reason = `your saved ${p.label} key cannot be read on this box (${(err as Error).message})`;
+        this.failing.set(account, { at: this.now(), reason, sealedAt });
+        return this.fallback(p, reason, pick);
+      }
+      const engine = this.keyedEngine(p, key);
+      return { engine, provider: p.id, label: p.label, voice, origin: "user", account, notice: "", sealedAt };
+    }
+    if (!p.boxEngine) {
+      if (pick.provider) {
+        throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${p.id}": ${p.label} cannot speak for you on this box: save your ${p.label} key on the portal's Voices page and choose it there${p.requiresEnv ? `, or give the box its own (${p.requiresEnv})` : ""}.`);
+      }
+      return this.boxRoute(undefined);
+    }
+    return { engine: p.boxEngine, provider: p.id, label: p.label, voice, origin: "box", account: "box", notice: "" };
+  }
+
+  /** The catalogue slot a route reads its voices through (its account's own cache entry). */
+  slotOf(route: VoiceRoute): ProviderSlot {
+    const p = this.byId.get(route.provider)!;
+    return { provider: p.id, label: p.label, local: p.local, engine: route.engine, account: route.account, recommended: route.voice ?? null };
+  }
+
+  /** The voices `route` can speak (cached like the catalogue); a provider failure is thrown. */
+  async rowsOf(route: VoiceRoute): Promise<VoiceRow[]> {
+    const [g] = await this.catalogue.groups([this.slotOf(route)]);
+    if (g.state === "ready" || g.state === "empty") return g.voices;
+    throw new VoiceProviderError(g.reason, 0, true, g.state === "starting" ? "unreachable" : g.state);
+  }
+
+  /**
+   * The route of a caller's pick, checked before anything is said: a provider this caller cannot
+   * use, or a voice that is not one of the routed engine's (400 `unknown_voice`; naming the
+   * provider it belongs to when it is another's: one provider's id never goes through another's
+   * engine). A provider failing its voice list does not refuse: speech will fall back.
+   */
+  async checkPick(pick: VoicePick): Promise<VoiceRoute> {
+    const route = await this.route(pick);
+    if (!pick.voice) return route;
+    let rows: VoiceRow[];
+    try {
+      rows = await this.rowsOf(route);
+    } catch (err) {
+      if (route.origin === "user") return route; // the call itself will fall back, with the notice
+      throw new ApiError(502, "tts_failed", `The voice engine (${route.label}) could not list its voices: ${failureOf(err, route.label).reason}`);
+    }
+    if (rows.some((r) => r.id === pick.voice)) return route;
+    const shown = JSON.stringify(pick.voice.slice(0, 60));
+    for (const other of this.o.providers) {
+      if (other.id === route.provider || !other.boxEngine || !other.boxEngine.ready || !other.local) continue;
+      const theirs = await Promise.resolve(other.boxEngine.voices()).catch(() => [] as VoiceRow[]);
+      if (theirs.some((r) => r.id === pick.voice)) {
+        throw new ApiError(400, "unknown_voice", `voice ${shown} is a ${other.label} voice; ${route.label} cannot speak it. Send voice_provider "${other.id}" with it.`);
+      }
+    }
+    throw new ApiError(400, "unknown_voice", `voice ${shown} is not a voice of ${route.label}.`);
+  }
+
+  /**
+   * Checks a person's key with its provider (the provider's cheapest call), at most once per
+   * `retryMs` per key: readiness and the catalogue report a key that cannot be used before any
+   * reply is spoken. Answers the route that will speak (the box's, with the notice, on failure).
+   */
+  async verify(route: VoiceRoute, subject: string | null): Promise<VoiceRoute> {
+    const engine = route.engine as VoiceEngine & { checkKey?: () => Promise<unknown> };
+    if (route.origin !== "user" || !engine.checkKey) return route;
+    const mark = `${route.account}\u0000${route.sealedAt ?? ""}`;
+    const at = this.verified.get(mark);
+    if (at !== undefined && this.now() - at < (this.o.retryMs ?? 30_000)) return route;
+    try {
+      await engine.checkKey();
+      this.verified.set(mark, this.now());
+      this.succeeded(route, subject);
+      return route;
+    } catch (err) {
+      if (!accountProblem(err)) return route;
+      return this.failed(route, err, subject);
+    }
+  }
+
+  /** After a call on `route`: a person's account that failed is remembered (and the notice set). */
+  failed(route: VoiceRoute, err: unknown, subject: string | null): VoiceRoute {
+    if (route.origin !== "user") return route;
+    const reason = (err as Error)?.message?.replace(/[.\s]+$/, "") ?? String(err);
+    this.failing.set(route.account, { at: this.now(), reason, sealedAt: route.sealedAt ?? "" });
+    for (const k of this.verified.keys()) if (k.startsWith(`${route.account}\u0000`)) this.verified.delete(k);
+    this.o.log?.({ level: "warn", msg: "voice account failing; speaking with the box's engine", provider: route.provider, reason });
+    const p = this.byId.get(route.provider)!;
+    const fallback = this.fallback(p, reason, { subject, voice: undefined });
+    if (subject) this.announce(subject, fallback.notice);
+    return fallback;
+  }
+
+  /** After a call on `route` worked: a person's account that was failing is well again. */
+  succeeded(route: VoiceRoute, subject: string | null): void {
+    if (route.origin === "user" && this.failing.delete(route.account) && subject) this.announce(subject, "");
+    else if (subject && route.notice === "" && this.lastNotice.get(subject)) this.announce(subject, "");
+  }
+
+  /** The notice a caller would get now (readiness, catalogue, chat bodies). */
+  async noticeFor(subject: string): Promise<string> {
+    try {
+      const r = await this.route({ subject });
+      if (r.notice && this.lastNotice.get(subject) !== r.notice) this.announce(subject, r.notice);
+      return r.notice;
+    } catch {
+      return "";
+    }
+  }
+
+  /** Calls `listener` whenever `subject`'s notice changes (a socket's `voice_notice`/`warning`). */
+  onNotice(subject: string, listener: (notice: string) => void): () => void {
+    let set = this.listeners.get(subject);
+    if (!set) this.listeners.set(subject, (set = new Set()));
+    set.add(listener);
+    return () => set!.delete(listener);
+  }
+
+  private announce(subject: string, notice: string): void {
+    if ((this.lastNotice.get(subject) ?? "") === notice) return;
+    this.lastNotice.set(subject, notice);
+    for (const l of this.listeners.get(subject) ?? []) l(notice);
+  }
+
+  private fallback(p: ProviderEntry, reason: string, pick: VoicePick): VoiceRoute {
+    const box = this.boot;
+    const notice = `Your ${p.label} key could not be used (${reason.replace(/[.\s]+$/, "")}); replies are spoken with the box's own voice (${box.label}) until it works again.`;
+    // The picked voice belongs to the failing provider: the box's engine speaks with its default.
+    const voice = box.id === p.id ? pick.voice : undefined;
+    return { engine: box.boxEngine!, provider: box.id, label: box.label, voice, origin: "box", account: "box", notice };
+  }
+
+  private keyedEngine(p: ProviderEntry, key: string): VoiceEngine {
+    const k = `${p.id}\u0000${key}`;
+    let e = this.keyed.get(k);
+    if (!e) {
+      e = p.withKey!(key);
+      if (this.keyed.size > 256) this.keyed.clear();
+      this.keyed.set(k, e);
+    }
+    return e;
+  }
+
+  private async personOf(subject: string): Promise<{ owner: string; choice: OwnerChoice | null } | null> {
+    const hit = this.choiceCache.get(subject);
+    if (hit && this.now() - hit.at < (this.o.choiceTtlMs ?? 5_000)) return hit.value;
+    let value: { owner: string; choice: OwnerChoice | null } | null = null;
+    const owner = this.o.ownerOf ? await this.o.ownerOf(subject).catch(() => undefined) : undefined;
+    if (owner && this.o.choices) {
+      const choice = await this.o.choices.choiceOf(owner).catch((err: Error) => {
+        this.o.log?.({ level: "warn", msg: "voice choice unreadable", error: err.message });
+        return null;
+      });
+      value = { owner, choice };
+    }
+    this.choiceCache.set(subject, { at: this.now(), value });
+    return value;
+  }
+}
