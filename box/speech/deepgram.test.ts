@@ -55,6 +55,27 @@ describe("DeepgramEngine against the fake", () => {
     await until(() => conn.closeCode === 1000);
   });
 
+  it("works against a self-hosted server speaking the same protocol: no key, or a Bearer key", async () => {
+    const open = await startFake({ auth: "none" });
+    const plain = await new DeepgramEngine({ url: open.url }).start({ sampleRate: 16000 });
+    writeMs(plain, 500);
+    expect(await plain.finish()).toBe("hello there how are you");
+    expect(open.connections[0].authorization).toBeUndefined();
+
+    const keyed = await startFake({ auth: "bearer" });
+    const bearer = await new DeepgramEngine({ url: keyed.url, apiKey: KEY, auth: "bearer" }).start({ sampleRate: 16000 });
+    writeMs(bearer, 500);
+    expect(await bearer.finish()).toBe("hello there how are you");
+    expect(keyed.connections[0].authorization).toBe(`Bearer ${KEY}`);
+    // The same server refuses Deepgram's own scheme: the choice is the operator's (BOX_DEEPGRAM_AUTH).
+    const refused = await new DeepgramEngine({ url: keyed.url, apiKey: KEY }).start({ sampleRate: 16000 }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503 });
+  });
+
+  it("asks Deepgram's own service for a key before connecting", async () => {
+    await expect(new DeepgramEngine({}).start({ sampleRate: 16000 })).rejects.toMatchObject({ message: expect.stringMatching(/no API key/) });
+  });
+
   it("joins is_final pieces into one utterance and settles the rest on finish", async () => {
     const dg = await startFake({ utterances: [["one two", "three four"], "five six seven"] });
     const stream = await new DeepgramEngine({ url: dg.url, apiKey: KEY }).start({ sampleRate: 16000 });

@@ -2,6 +2,8 @@
 // "Voice socket `WSS /api/voice/ws`": Deepgram's live protocol (`/v1/listen` over WebSocket,
 // `Authorization: Token`, binary linear16 in, `Results`/`UtteranceEnd`/`Metadata` out,
 // `KeepAlive` and `CloseStream` control messages). A refused key is 503 (socket code 4005).
+// The same client serves self-hosted recognisers that speak this protocol (WhisperLiveKit's
+// `/v1/listen`, ../shared/PROVIDERS.md §4): no key (no Authorization header) or a Bearer key.
 import WebSocket, { type RawData } from "ws";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 import { ASR_SAMPLE_RATE, AsrStreamBase, asrUnavailable, joinText, type AsrEngine, type AsrStartOptions, type AsrStream } from "./asr.ts";
@@ -10,7 +12,10 @@ export const DEEPGRAM_ID = "deepgram";
 export const DEEPGRAM_DEFAULT_URL = "wss://api.deepgram.com";
 
 export interface DeepgramOptions {
-  apiKey: string;
+  /** Absent: no Authorization header (a self-hosted server without auth). */
+  apiKey?: string;
+  /** `token` (Deepgram: `Authorization: Token <key>`) or `bearer` (self-hosted servers). */
+  auth?: "token" | "bearer";
   /** Base address (wss/ws/https/http); `/v1/listen` is appended unless present. */
   url?: string;
   model?: string;
@@ -36,9 +41,10 @@ const DEFAULTS = {
   connectTimeoutMs: 10_000,
   finishTimeoutMs: 10_000,
   params: {},
+  auth: "token",
 } satisfies Omit<Required<DeepgramOptions>, "apiKey">;
 
-type Settings = Required<DeepgramOptions>;
+type Settings = Omit<Required<DeepgramOptions>, "apiKey"> & { apiKey?: string };
 
 /** The `/v1/listen` address for one stream. */
 export function listenUrl(options: Pick<DeepgramOptions, "url" | "model" | "endpointingMs" | "utteranceEndMs" | "params">, start: AsrStartOptions): string {
@@ -78,7 +84,8 @@ export class DeepgramEngine implements AsrEngine {
 
   async start(options: AsrStartOptions): Promise<AsrStream> {
     if (options.sampleRate !== ASR_SAMPLE_RATE) throw asrUnavailable(this.id, `only ${ASR_SAMPLE_RATE} Hz audio`);
-    if (!this.o.apiKey) throw asrUnavailable(this.id, "no API key");
+    // Deepgram's own service needs a key; a self-hosted server at another address may take none.
+    if (!this.o.apiKey && this.o.url === DEEPGRAM_DEFAULT_URL) throw asrUnavailable(this.id, "no API key");
     const ws = await connect(listenUrl(this.o, options), this.o);
     return new DeepgramStream(ws, this.o);
   }
@@ -101,7 +108,8 @@ function connect(url: string, o: Settings): Promise<WebSocket> {
         resolve(ws);
       }
     };
-    const ws = new WebSocket(url, { headers: { Authorization: `Token ${o.apiKey}` }, handshakeTimeout: o.connectTimeoutMs });
+    const headers: Record<string, string> = o.apiKey ? { Authorization: `${o.auth === "bearer" ? "Bearer" : "Token"} ${o.apiKey}` } : {};
+    const ws = new WebSocket(url, { headers, handshakeTimeout: o.connectTimeoutMs });
     ws.once("open", () => settle(null));
     ws.once("unexpected-response", (_req, res) => {
       const chunks: Buffer[] = [];

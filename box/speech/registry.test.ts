@@ -18,9 +18,13 @@ describe("createAsr", () => {
     expect(choice.reason).not.toBe("");
   });
 
-  it("deepgram needs an API key; the URL defaults to Deepgram's", () => {
+  it("deepgram needs an API key or a self-hosted server's address; the URL defaults to Deepgram's", () => {
     expect(createAsr({ engine: "deepgram" }).engine).toBeNull();
-    expect(createAsr({ engine: "deepgram", deepgram: { url: "ws://127.0.0.1:1", apiKey: "" } }).engine).toBeNull();
+    expect(createAsr({ engine: "deepgram", deepgram: { apiKey: "" } }).engine).toBeNull();
+    // A self-hosted server speaking Deepgram's protocol may take no key.
+    const selfHosted = createAsr({ engine: "deepgram", deepgram: { url: "ws://127.0.0.1:1", apiKey: "" } });
+    expect(selfHosted.engine).toBeInstanceOf(DeepgramEngine);
+    expect(selfHosted.reason).toBe("deepgram protocol at ws://127.0.0.1:1 (no key)");
     const chosen = createAsr({ engine: "deepgram", deepgram: { url: "ws://127.0.0.1:1", apiKey: "k" } });
     expect(chosen.engine).toBeInstanceOf(DeepgramEngine);
     expect(chosen.engine?.id).toBe("deepgram");

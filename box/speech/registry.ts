@@ -11,7 +11,7 @@ export interface CreateAsrOptions {
   /** "auto": pocketsphinx when installed, else none. */
   engine: AsrChoice;
   /** Required for "deepgram"; `url` defaults to Deepgram's own. */
-  deepgram?: Omit<DeepgramOptions, "url" | "apiKey"> & { url?: string; apiKey: string };
+  deepgram?: Omit<DeepgramOptions, "url"> & { url?: string };
   pocketsphinx?: PocketsphinxOptions;
 }
 
@@ -27,9 +27,10 @@ export function createAsr(options: CreateAsrOptions): AsrSelection {
       return { engine: null, reason: "speech recognition is turned off" };
     case "deepgram": {
       const dg = options.deepgram;
-      if (!dg?.apiKey) return { engine: null, reason: "deepgram was chosen without an API key" };
+      // Deepgram itself needs a key; a self-hosted server speaking its protocol may need none.
+      if (!dg?.apiKey && !dg?.url) return { engine: null, reason: "deepgram was chosen without an API key (BOX_DEEPGRAM_API_KEY) or a self-hosted server (BOX_DEEPGRAM_URL)" };
       const url = dg.url || DEEPGRAM_DEFAULT_URL;
-      return { engine: new DeepgramEngine({ ...dg, url }), reason: `deepgram at ${url}` };
+      return { engine: new DeepgramEngine({ ...dg, url }), reason: `deepgram protocol at ${url}${dg.apiKey ? "" : " (no key)"}` };
     }
     case "pocketsphinx": {
       // Chosen explicitly: a missing install is an engine that will not start (4005), not "none".

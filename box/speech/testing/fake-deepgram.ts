@@ -9,6 +9,11 @@ import { WebSocketServer, type WebSocket } from "ws";
 
 export interface FakeDeepgramOptions {
   apiKey: string;
+  /**
+   * What the upgrade checks: `token` (Deepgram: `Authorization: Token <key>`), `bearer` (a
+   * self-hosted server with a key: `Authorization: Bearer <key>`), `none` (no auth at all).
+   */
+  auth?: "token" | "bearer" | "none";
   /** Spoken in order, one per utterance; an array is one utterance finalised in pieces. */
   utterances: (string | string[])[];
   /** Audio (ms) that reveals one more word. */
@@ -50,7 +55,7 @@ export class FakeDeepgram {
   static async start(options: FakeDeepgramOptions): Promise<FakeDeepgram> {
     const server = createServer((_req, res) => res.writeHead(404).end());
     const wss = new WebSocketServer({ noServer: true });
-    const fake = new FakeDeepgram(server, wss, { msPerWord: 200, ...options });
+    const fake = new FakeDeepgram(server, wss, { msPerWord: 200, auth: "token", ...options });
     server.on("upgrade", (req, socket, head) => fake.onUpgrade(req, socket as import("node:net").Socket, head));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return fake;
@@ -82,7 +87,9 @@ export class FakeDeepgram {
       );
     };
     if (url.pathname !== "/v1/listen") return refuse(404, "NOT_FOUND", "Unknown path.");
-    if (req.headers.authorization !== `Token ${this.o.apiKey}`) return refuse(401, "INVALID_AUTH", "Invalid credentials.");
+    const auth = this.o.auth ?? "token";
+    const expected = auth === "none" ? undefined : `${auth === "bearer" ? "Bearer" : "Token"} ${this.o.apiKey}`;
+    if (auth !== "none" && req.headers.authorization !== expected) return refuse(401, "INVALID_AUTH", "Invalid credentials.");
     if (url.searchParams.get("encoding") !== "linear16" || !Number(url.searchParams.get("sample_rate"))) {
       return refuse(400, "Bad Request", "encoding=linear16 and sample_rate are required for raw audio.");
     }
