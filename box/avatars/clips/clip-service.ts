@@ -3,7 +3,7 @@
 // clip refusals after `unknown_avatar`, in the spec's order: 400 unknown_tone, 501
 // avatar_clips_unavailable, 403 consent_required, 409 clip_already_generating, 503
 // clip_generator_unavailable. Builds run one at a time in a bounded queue, off the media path.
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError } from "../../../shared/errors/api-error.ts";
@@ -58,7 +58,8 @@ export class ClipService {
   private readonly generated = new Set<(t: ClipTarget, tone: Tone, path: string) => void>();
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
-  private encoderOk: boolean | null = null;
+  /** Whether ffmpeg has libx264, asked once (a "no" is asked again next time: ffmpeg may be fixed). */
+  private encoderOk: Promise<boolean> | null = null;
   readonly seconds: number;
   readonly fps: number;
 
@@ -118,8 +119,10 @@ export class ClipService {
       const why = consent === "mismatch" ? "the photograph changed since its consent was recorded" : "no consent attestation is on record for this avatar's source";
       throw new ApiError(403, "consent_required", `A clip needs the subject's consent: ${why}.`, "nested");
     }
+    // Asked before the claim check, so nothing asynchronous runs between that check and the claim.
+    const encoder = await this.encoderAvailable();
     if (this.claims.has(key(t, tone))) throw new ApiError(409, "clip_already_generating", `The ${tone} clip of "${t.avatarId}" is already being generated.`, "nested");
-    if (!this.encoderAvailable()) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is unavailable: ffmpeg with libx264 was not found on this box.", "nested");
+    if (!encoder) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is unavailable: ffmpeg with libx264 was not found on this box.", "nested");
     if (this.queued >= (this.o.maxQueued ?? 32)) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is busy; try again in a minute.", "nested");
     // Claimed before anything asynchronous, so two racing requests cannot both pass.
     this.claims.add(key(t, tone));
@@ -155,9 +158,14 @@ export class ClipService {
     return p;
   }
 
-  private encoderAvailable(): boolean {
-    this.encoderOk ??= /\blibx264\b/.test(spawnSync(this.o.ffmpegPath ?? "/usr/bin/ffmpeg", ["-hide_banner", "-encoders"], { encoding: "utf8", timeout: 10_000 }).stdout ?? "");
-    return this.encoderOk;
+  /** Asked without blocking the thread the live stream's frame clock shares. */
+  private async encoderAvailable(): Promise<boolean> {
+    this.encoderOk ??= new Promise((resolve) => {
+      execFile(this.o.ffmpegPath ?? "/usr/bin/ffmpeg", ["-hide_banner", "-encoders"], { encoding: "utf8", timeout: 10_000 }, (_err, stdout) => resolve(/\blibx264\b/.test(stdout ?? "")));
+    });
+    const ok = await this.encoderOk;
+    if (!ok) this.encoderOk = null;
+    return ok;
   }
 
   private read(dir: string): Partial<Record<Tone, ClipRow>> {
