@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { FakeElevenLabs } from "../box/voice/elevenlabs/testing/fake-elevenlabs.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { FakeIdentityProvider } from "./testing/fake-idp.ts";
@@ -165,10 +166,16 @@ describe("bun portal/main.ts", () => {
   });
 });
 
+const ELEVEN_KEY = "sk_local_box_voice_0123456789abcdef";
+
 describe("bun portal/main.ts with the local driver (what npm start runs)", () => {
-  it("launches a real box, fronts it on one origin, and stops it on exit", async () => {
+  it("launches a real box, fronts it on one origin, speaks with a voice key saved here, and stops it on exit", async () => {
     const local = mkdtempSync(join(tmpdir(), "portal-e2e-local-"));
+    // ElevenLabs' protocol fake serves both the portal's key check and the box's speech.
+    const eleven = await FakeElevenLabs.start({ apiKey: ELEVEN_KEY });
     const running = await startPortalProcess({
+      PORTAL_ELEVENLABS_BASE_URL: eleven.url,
+      BOX_ELEVENLABS_BASE_URL: eleven.url,
       PORTAL_DB_URL: pathToFileURL(join(local, "portal.db")).href,
       PORTAL_DATA_DIR: local,
       PORTAL_BOX_DATA_DIR: join(local, "box"),
@@ -194,7 +201,22 @@ describe("bun portal/main.ts with the local driver (what npm start runs)", () =>
       const { key } = await created.json();
       expect((await fetch(`${running.url}/api/chat/status`, { headers: { "x-api-key": key.secret } })).status).toBe(200);
       const { credential } = await (await fetch(`${running.url}/auth/session/credential`, { method: "POST", headers: auth })).json();
-      expect((await fetch(`${running.url}/api/chat/status`, { headers: { authorization: `Bearer ${credential.secret}` } })).status).toBe(200);
+      const bearer = { authorization: `Bearer ${credential.secret}` };
+      const before = await (await fetch(`${running.url}/api/chat/status`, { headers: bearer })).json();
+      expect(before).toMatchObject({ voice_origin: "box", voice_provider: "espeak", voice_notice: "" });
+
+      // The person saves their ElevenLabs key and chooses it: the box reads both from the shared
+      // database (opening the key with the material the portal gave it) and speaks on their account.
+      const json = { ...auth, "content-type": "application/json" };
+      expect((await fetch(`${running.url}/auth/voice/key`, { method: "PUT", headers: json, body: JSON.stringify({ provider: "elevenlabs", key: ELEVEN_KEY }) })).status).toBe(200);
+      expect((await fetch(`${running.url}/auth/voice/engine`, { method: "PUT", headers: json, body: JSON.stringify({ engine: "elevenlabs" }) })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 5_100)); // the box re-reads a person's choice every 5 s
+      const after = await (await fetch(`${running.url}/api/chat/status`, { headers: bearer })).json();
+      expect(after).toMatchObject({ voice_origin: "user", voice_provider: "elevenlabs", voice_notice: "" });
+      const voices = await (await fetch(`${running.url}/api/voices`, { headers: bearer })).json();
+      expect(voices).toMatchObject({ provider: "elevenlabs", byo: true });
+      expect(voices.groups.find((g: { provider: string }) => g.provider === "elevenlabs").state).toBe("ready");
+      await eleven.close();
 
       expect(await running.stop()).toBe(0);
       await expect(fetch(`${boxUrl}/health`)).rejects.toThrow();

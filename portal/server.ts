@@ -1,5 +1,6 @@
 // Starts the portal on Bun from a validated environment: database and migrations, secret, mail
 // transport, GPU driver, the Hono core, and the Bun server that also relays box WebSockets.
+import { deriveVoiceKeyMaterial } from "../shared/voice-keys/crypto.ts";
 import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -38,7 +39,7 @@ function keyTableUrlForBox(dbUrl: string): string {
   return path ? pathToFileURL(resolve(path)).href : dbUrl;
 }
 
-async function createDriver(env: PortalEnv, publicUrl: () => string): Promise<GpuDriver> {
+async function createDriver(env: PortalEnv, publicUrl: () => string, voiceKeyMaterial: string): Promise<GpuDriver> {
   if (env.gpuDriver === "none") return new NoGpuDriver();
   if (env.gpuDriver === "ec2") {
     // Loaded only when used: the AWS SDK is large.
@@ -72,6 +73,8 @@ async function createDriver(env: PortalEnv, publicUrl: () => string): Promise<Gp
     boxEnv: {
       BOX_DATA_DIR: env.boxDataDir,
       BOX_KEY_TABLE_URL: keyTableUrlForBox(env.dbUrl),
+      // The box opens the voice keys people save here (README "Voice settings"); never the secret itself.
+      BOX_VOICE_KEY_MATERIAL: env.childEnv.BOX_VOICE_KEY_MATERIAL ?? voiceKeyMaterial,
       // The box archives portraits and clips into the portal's store (README "Archived media").
       ...boxArchiveEnv(env.storage, env.dataDir, env.childEnv),
       // Same origin through the portal; the box still answers CORS for the portal's own origin.
@@ -100,7 +103,7 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
   const libraryReads = dbPath ? bunSqliteLibrary(dbPath) : null;
   let listeningUrl = "";
   const publicUrl = () => env.publicUrl ?? listeningUrl;
-  const driver = await createDriver(env, publicUrl);
+  const driver = await createDriver(env, publicUrl, Buffer.from(await deriveVoiceKeyMaterial(secret)).toString("hex"));
   const assetStore = await assetStoreFactory(env.storage, env.dataDir);
 
   let app: PortalApp | null = null;
