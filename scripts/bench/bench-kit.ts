@@ -1,5 +1,6 @@
 // Shared bits of the live and chat benchmarks (scripts, not tests): percentiles, one JSON line
 // per figure, the machine and its load, and CPU time of a process tree read from /proc.
+import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 
@@ -92,4 +93,29 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, numbe
   const box = b.box - a.box;
   const reaped = b.reaped - a.reaped;
   return { seconds: round(seconds, 2), box_pct: pct(box), ffmpeg_pct: pct(ffmpeg), ffmpeg_processes: ffmpegCount, other_children_pct: pct(other), reaped_children_pct: pct(reaped), total_pct: pct(box + ffmpeg + other + reaped) };
+}
+
+/** One figure line `{bench, figure, value, unit, goal, met, ...}`: a goal is compared, never asserted. */
+export function figureLine(bench: string, name: string, value: number, unit: string, goal: string | null, met: boolean | null, extra: Record<string, unknown> = {}): void {
+  const digits = unit === "req/s" ? 0 : unit === "ms" ? 2 : 1;
+  console.log(JSON.stringify({ bench, figure: name, value: round(value, digits), unit, goal, met, ...extra }));
+}
+
+// Read once, at the first machine line: a bench that pins itself to one CPU afterwards would see 1.
+let nproc: number | undefined;
+
+function nprocNow(): number {
+  try {
+    return Number(execFileSync("nproc", { encoding: "utf8" }).trim());
+  } catch {
+    return cpus().length;
+  }
+}
+
+/** The machine line of a `figureLine` bench: `nproc`, the CPU model from /proc/cpuinfo, the load average. */
+export function machineLineOf(bench: string, at: string, extra: Record<string, unknown> = {}): void {
+  nproc ??= nprocNow();
+  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
+  const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`;
+  console.log(JSON.stringify({ bench, figure: "machine", at, nproc, cpu: model, loadavg: loadavg().map((x) => round(x)), runtime, ...extra }));
 }
