@@ -1,6 +1,7 @@
 // Implements: the idle face of a live session (media path): blinks at natural intervals, small
 // head motion and breathing. A pure function of the frame index and a seed, so a frame can be
 // reproduced exactly and tests need no clock.
+import { seededRandom } from "../../shared/util/seeded-random.ts";
 import type { FrameParams } from "../render/frame-params.ts";
 
 export interface IdleOptions {
@@ -10,17 +11,6 @@ export interface IdleOptions {
   motion?: number;
 }
 
-/** Mulberry32: small, fast, seedable. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type IdleParams = Pick<FrameParams, "blink" | "headX" | "headY" | "headRoll" | "breathe">;
 
@@ -34,7 +24,7 @@ export class IdleAnimator {
   constructor(options: IdleOptions = {}) {
     this.fps = options.fps ?? 25;
     this.motion = options.motion ?? 1;
-    this.next = rng(options.seed ?? 1);
+    this.next = seededRandom(options.seed ?? 1);
     this.phase = [this.next(), this.next(), this.next()].map((p) => p * Math.PI * 2);
   }
 

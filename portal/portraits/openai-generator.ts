@@ -2,6 +2,7 @@
 // PORTAL_IMAGE_API_KEY, PORTAL_IMAGE_MODEL): `POST {base}/v1/images/generations` with a bearer key,
 // one 1024x1024 image back as base64 (`data[0].b64_json`). One deadline covers the whole exchange;
 // the key never appears in an error sentence.
+import { readCapped } from "../../shared/util/read-capped.ts";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 import type { GeneratedPortrait, PortraitGenerator } from "./generator.ts";
 import { sniffImage } from "./image-sniff.ts";
@@ -65,7 +66,7 @@ export class OpenAiImageGenerator implements PortraitGenerator {
     try {
       const res = await this.fetch(this.url, { method: "POST", headers, body: JSON.stringify(body), redirect: "manual", signal: abort.signal });
       status = res.status;
-      text = await readCapped(res, MAX_ANSWER_BYTES);
+      text = await readCappedText(res, MAX_ANSWER_BYTES);
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
       if (abort.signal.aborted) throw new UpstreamError(`The image provider (${this.host}) did not answer within ${seconds(this.timeoutMs)}; try again later.`, 503, true);
@@ -124,28 +125,10 @@ function providerMessage(text: string): string {
 }
 
 /** The whole answer as text, refusing one larger than `cap` bytes. */
-async function readCapped(res: Response, cap: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > cap) {
-      await reader.cancel().catch(() => undefined);
-      throw new UpstreamError("The image provider's answer is larger than a 20 MB image.", 502, false);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
+async function readCappedText(res: Response, cap: number): Promise<string> {
+  const bytes = await readCapped(res, cap);
+  if (!bytes) throw new UpstreamError("The image provider's answer is larger than a 20 MB image.", 502, false);
+  return new TextDecoder().decode(bytes);
 }
 
 function decodeBase64(b64: string): Uint8Array | null {

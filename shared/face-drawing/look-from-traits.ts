@@ -3,7 +3,7 @@
 // close to the proportions of the stock faces, so every seed is a believable face.
 import type { PortraitTraits } from "./describe.ts";
 import { BACKGROUNDS, darken, DEFAULT_CLOTHES, EYE_COLOURS, HAIR_COLOURS, lighten, mix, SKIN_TONES, type HairColour } from "./palette.ts";
-import { seededRandom } from "./random.ts";
+import { seededRandom } from "../util/seeded-random.ts";
 import type { FaceGeometry, FaceLook, HairStyle } from "./svg-face.ts";
 
 type Rnd = () => number;

@@ -2,7 +2,7 @@
 // 40, forehead and eye corners from about 45, under the eyes from about 55), and freckles.
 // Drawn over the cheeks, under the nose and eyes, clipped to the face.
 import type { FaceLook } from "./svg-face.ts";
-import { seededRandom } from "./random.ts";
+import { seededRandom } from "../util/seeded-random.ts";
 
 /** 0 below `from` years, rising to 1 at `full`. */
 const ramp = (age: number, from: number, full: number) => Math.max(0, Math.min(1, (age - from) / (full - from)));

@@ -3,7 +3,7 @@
 import type { FacialHair, FaceLook } from "./svg-face.ts";
 import { moodShape } from "./svg-features.ts";
 import { mirror, smoothPath, type Pt } from "./svg-kit.ts";
-import { seededRandom } from "./random.ts";
+import { seededRandom } from "../util/seeded-random.ts";
 
 /** Short strands inside a shape: the texture that tells hair from a flat patch. */
 function strands(look: FaceLook, hair: FacialHair, clipId: string, box: [number, number, number, number], count: number, len: number): string {

@@ -1,5 +1,6 @@
 // GET-a-JSON-document for the API-backed built-ins (weather, Wikipedia): deadline, byte cap, and every
 // failure turned into a ToolError sentence naming the service, never a raw exception.
+import { readCapped } from "../../../shared/util/read-capped.ts";
 import { ToolError } from "./types.ts";
 
 export interface JsonGetOptions {
@@ -50,21 +51,8 @@ export async function getJson(url: string, options: JsonGetOptions): Promise<Jso
 }
 
 async function readText(res: Response, maxBytes: number): Promise<string | undefined> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const bytes = await readCapped(res, maxBytes);
+  return bytes ? new TextDecoder().decode(bytes) : undefined;
 }
 
 /** Strips trailing slashes so `${base}/v1/...` never doubles them. */

@@ -1,4 +1,5 @@
-// A small seeded generator (mulberry32): the same seed draws the same face on every runtime.
+// A small seeded generator (mulberry32): the same seed gives the same numbers on every runtime (drawn
+// portraits, the live idle face).
 
 /** Uniform numbers in [0, 1) from a 32-bit seed. */
 export function seededRandom(seed: number): () => number {
