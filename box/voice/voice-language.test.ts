@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { VoiceRow } from "./engine.ts";
-import { primaryLanguage, speaksLanguage, voiceForLanguage } from "./voice-language.ts";
+import { primaryLanguage, speaksLanguage, voiceForCall, voiceForLanguage } from "./voice-language.ts";
 
 const row = (id: string, gender: string, ...languages: string[]): VoiceRow => ({
   provider: "test",
@@ -53,5 +53,23 @@ describe("voiceForLanguage (Language of a call)", () => {
     expect(speaksLanguage(ROWS[3], "ES")).toBe(true);
     expect(speaksLanguage(row("x", "male", "en-029"), "en")).toBe(true);
     expect(speaksLanguage({ ...ROWS[1], languages: undefined }, "en-GB")).toBe(true);
+  });
+});
+
+describe("voiceForCall (change_language, per engine)", () => {
+  it("ElevenLabs keeps its voice and changes language, even one its row does not list", () => {
+    expect(voiceForCall("elevenlabs", ROWS, "ja", "v5")?.id).toBe("v5");
+    // No current voice named: the engine's first row stands in for its default.
+    expect(voiceForCall("elevenlabs", ROWS, "de", null)?.id).toBe("v9");
+    expect(voiceForCall("elevenlabs", [], "de", "v5")).toBeNull();
+  });
+
+  it("every other engine keeps a voice that speaks it, else same gender then lowest id, else refuses", () => {
+    for (const provider of ["cartesia", "chatterbox", "espeak"]) {
+      expect(voiceForCall(provider, ROWS, "es", "v7")?.id, provider).toBe("v7");
+      expect(voiceForCall(provider, ROWS, "es", "v9")?.id, provider).toBe("v3");
+      expect(voiceForCall(provider, ROWS, "es", "v5")?.id, provider).toBe("v7");
+      expect(voiceForCall(provider, ROWS, "ja", "v9"), provider).toBeNull();
+    }
   });
 });

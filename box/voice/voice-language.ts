@@ -2,6 +2,7 @@
 // keep the current voice when it speaks the language, else a voice from the whole catalogue
 // that does (same gender as the current voice preferred, then the lowest id), else none.
 import type { VoiceRow } from "./engine.ts";
+import { FIRST_HOSTED_VOICE_PROVIDER } from "../settings/schema.ts";
 
 /** Primary subtag, lowercase: "en-US" → "en", "pt_BR" → "pt". */
 export function primaryLanguage(tag: string): string {
@@ -13,6 +14,16 @@ export function speaksLanguage(row: VoiceRow, lang: string): boolean {
   const want = primaryLanguage(lang);
   const tags = row.languages && row.languages.length > 0 ? row.languages : [row.language];
   return tags.some((t) => primaryLanguage(t) === want);
+}
+
+/**
+ * The voice `change_language` switches to, for the engine speaking: the first hosted provider
+ * (ElevenLabs) keeps its voice and changes language (its multilingual model speaks them all);
+ * every other engine follows `voiceForLanguage`. Null: refuse.
+ */
+export function voiceForCall(provider: string, rows: readonly VoiceRow[], lang: string, current?: string | null): VoiceRow | null {
+  if (provider === FIRST_HOSTED_VOICE_PROVIDER) return rows.find((r) => r.id === current) ?? rows[0] ?? null;
+  return voiceForLanguage(rows, lang, current);
 }
 
 /** `current` is the current voice's row id; unknown ids count as no current voice. */

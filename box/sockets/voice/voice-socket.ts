@@ -1,7 +1,6 @@
 // Implements: Voice socket WSS /api/voice/ws — the microphone in (16 kHz s16le), its seventeen
 // event types, turn-taking, barge-in, system tools and the WebSocket refusals (4001-4008).
-import { FIRST_HOSTED_VOICE_PROVIDER } from "../../settings/schema.ts";
-import { voiceForLanguage } from "../../voice/voice-language.ts";
+import { voiceForCall } from "../../voice/voice-language.ts";
 import { UpstreamError } from "../../../shared/errors/api-error.ts";
 import { isTone, type Language } from "../../../shared/wire/tones.ts";
 import type { AsrStream } from "../../speech/asr.ts";
@@ -360,12 +359,7 @@ export class VoiceSocket {
         if (!this.d.accounts) return null;
         const route = await this.d.accounts.route(this.pick);
         const rows = await this.d.accounts.rowsOf(route).catch(() => []);
-        // The first hosted provider keeps its voice and changes language (its model speaks them all).
-        if (route.provider === FIRST_HOSTED_VOICE_PROVIDER) {
-          const current = rows.find((r) => r.id === route.voice) ?? rows[0];
-          return current ? { id: current.id, name: current.name } : null;
-        }
-        const v = voiceForLanguage(rows, lang, route.voice ?? null);
+        const v = voiceForCall(route.provider, rows, lang, route.voice ?? route.engine.defaultVoiceId ?? null);
         return v ? { id: v.id, name: v.name } : null;
       },
       hears: (lang) => this.d.hears(lang),
