@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["box/**/*.int.test.ts", "portal/**/*.int.test.ts"],
+          include: ["box/**/*.int.test.ts", "portal/**/*.int.test.ts", "shared/**/*.int.test.ts"],
           pool: "forks",
           fileParallelism: false,
           testTimeout: 90_000,

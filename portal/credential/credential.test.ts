@@ -28,6 +28,17 @@ describe("POST /auth/session/credential", () => {
     expect(JSON.stringify(rows.rows[0])).not.toContain(credential.secret);
   });
 
+  it("minting again keeps a credential that just aged out (its socket may still be renewing) and clears day-old ones", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const row = (id: string, expiresAt: number) =>
+      portal.client.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at, expires_at) VALUES (?, 'session_credential', 'full', 'ada@example.com', ?, ?)", args: [id, expiresAt - 3600, expiresAt] });
+    await row("aged_out_a_minute_ago", now - 60);
+    await row("expired_two_days_ago", now - 2 * 86_400);
+    expect((await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie } })).status).toBe(201);
+    const left = await portal.client.execute("SELECT id FROM credentials WHERE id IN ('aged_out_a_minute_ago', 'expired_two_days_ago')");
+    expect(left.rows.map((r) => r.id)).toEqual(["aged_out_a_minute_ago"]);
+  });
+
   it("is not an API key: it does not appear in /auth/keys", async () => {
     await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie } });
     const keys = await (await portal.app.request("/auth/keys", { headers: { cookie } })).json();
