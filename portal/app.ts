@@ -58,6 +58,7 @@ import { createPortraitGenerator, type PortraitOptions } from "./portraits/gener
 import { portraitRoutes } from "./portraits/routes.ts";
 import { PortraitService } from "./portraits/service.ts";
 import { PortraitStore } from "./portraits/store.ts";
+import { studioRoutes, type StudioOptions } from "./studio/routes.ts";
 
 export interface PortalAppOptions {
   /** libSQL client holding the key table and the portal's tables (migrated by the caller). */
@@ -93,6 +94,8 @@ export interface PortalAppOptions {
    * means generating answers 503) or an OpenAI-compatible image provider.
    */
   portraits?: PortraitOptions;
+  /** The live studio (`/studio`): its bundled script (built by the runtime entry) and the outbox folder to name on the sign-in page. */
+  studio?: StudioOptions;
   /**
    * The publication-consent ledger: undefined keeps it in `db` (migrated with it); null means not
    * configured (publishing answers 503, withdrawing still works).
@@ -256,6 +259,7 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   app.route("/", avatarRoutes(avatars));
   app.route("/", voiceRoutes(voice));
   app.route("/", portraitRoutes(portraits));
+  app.route("/", studioRoutes({ ...options.studio, identity, keys, gpu, log }));
   app.route("/", proxyRoutes({ boxUrl, fetch: options.fetch }));
 
   return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, voice, avatars, consent, assets, portraits, boxUrl } });

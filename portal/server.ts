@@ -24,6 +24,8 @@ import { assetStoreFactory, boxArchiveEnv } from "./storage/open-store.ts";
 import { bunSqliteOwnership } from "./assets/ownership-reads.ts";
 import { sharpRasterise } from "./portraits/sharp-rasterise.ts";
 import { bunSqliteLibrary } from "./avatars/library-reads.ts";
+import { studioScriptProvider } from "./studio/bun-bundle.ts";
+import { signInLinkIn } from "./sign-in/outbox-mailer.ts";
 
 export interface RunningPortal {
   url: string;
@@ -86,10 +88,18 @@ async function createDriver(env: PortalEnv, publicUrl: () => string, voiceKeyMat
   });
 }
 
+/** Where sign-in mails are written when no mail server is configured; null with SMTP. */
+function outboxFolder(env: PortalEnv): string | null {
+  return env.smtpUrl ? null : (env.mailOutbox ?? join(env.dataDir, "outbox"));
+}
+
 function createMailer(env: PortalEnv): Mailer {
   if (env.smtpUrl) return new SmtpMailer(env.smtpUrl, env.mailFrom);
   const folder = env.mailOutbox ?? join(env.dataDir, "outbox");
-  return new OutboxMailer(folder, env.mailFrom, (path, mail) => log(`portal: sign-in mail for ${mail.to} written to ${path}`));
+  // No mail server (npm start): the link is printed too, so a newcomer can sign in from the console.
+  return new OutboxMailer(folder, env.mailFrom, (path, mail) =>
+    log(`portal: sign-in mail for ${mail.to} written to ${path}; sign-in link: ${signInLinkIn(mail.text) ?? "(none found in the mail)"}`),
+  );
 }
 
 export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
@@ -105,6 +115,10 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
   const publicUrl = () => env.publicUrl ?? listeningUrl;
   const driver = await createDriver(env, publicUrl, Buffer.from(await deriveVoiceKeyMaterial(secret)).toString("hex"));
   const assetStore = await assetStoreFactory(env.storage, env.dataDir);
+
+  // The studio's browser script: bundled by Bun in the background now, served once built.
+  const studioScript = studioScriptProvider(log);
+  void studioScript().catch((err) => log("portal: the studio script did not build (GET /studio/app.js retries)", err));
 
   let app: PortalApp | null = null;
   let ws: ReturnType<typeof createWebSocketProxy> | null = null;
@@ -149,6 +163,7 @@ export async function startPortal(env: PortalEnv): Promise<RunningPortal> {
     voice: { elevenlabsBaseUrl: env.elevenlabsBaseUrl, cartesiaBaseUrl: env.cartesiaBaseUrl },
     // Portraits: drawn here (sharp rasterises the SVG) unless PORTAL_IMAGE_BASE_URL names a provider.
     portraits: { rasterise: sharpRasterise, imageProvider: env.imageProvider },
+    studio: { script: studioScript, outbox: outboxFolder(env) },
     resolveHostname: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     log,
   });

@@ -35,3 +35,8 @@ export class OutboxMailer implements Mailer {
     this.onWritten?.(path, mail);
   }
 }
+
+/** The sign-in link inside a mail's text (printed on the console beside the outbox file). */
+export function signInLinkIn(text: string): string | null {
+  return /(https?:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(text)?.[1] ?? null;
+}

@@ -39,7 +39,17 @@ export function signInRoutes(deps: SignInRouteDeps): Hono<PortalHonoEnv> {
   });
 
   app.get("/auth/callback", async (c) => {
-    const { cookie, next } = await deps.signIn.redeem(c.req.query("token"));
+    let redeemed: Awaited<ReturnType<SignInService["redeem"]>>;
+    try {
+      redeemed = await deps.signIn.redeem(c.req.query("token"));
+    } catch (err) {
+      // A person who opened a used or expired link gets the studio's sign-in page saying so, not JSON.
+      if (err instanceof ApiError && err.code === "invalid_link" && /\btext\/html\b/i.test(c.req.header("accept") ?? "")) {
+        return c.redirect("/studio/sign-in?link=invalid", 303);
+      }
+      throw err;
+    }
+    const { cookie, next } = redeemed;
     setSession(c, cookie);
     c.header("Cache-Control", "no-store");
     c.header("Referrer-Policy", "no-referrer");

@@ -1,0 +1,163 @@
+// The call: `connect()` from the client library (one <video> for sound and picture, play()
+// called, a refused autoplay answered by a "Turn the sound on" click), end, interrupt, and
+// "speaking" read from the audio actually arriving (the inbound track's level), so typed turns
+// and voice turns show the same state.
+import type { AvatarClient, LiveMedia } from "../../../../shared/client/index.ts";
+import { byId } from "../dom.ts";
+import { explain } from "../words.ts";
+import type { CallState, EventLog, Latency } from "./panels.ts";
+
+const SPEAKING_LEVEL = 0.01;
+const QUIET_AFTER_MS = 700;
+/** No video packet for this long: the box ended the call (idle window, maximum length, a restart). */
+const SILENT_CALL_MS = 5_000;
+
+export interface CallHooks {
+  state: CallState;
+  log: EventLog;
+  latency: Latency;
+  /** A failure, in words, for the notices. */
+  problem: (err: unknown) => void;
+}
+
+export class Call {
+  private media: LiveMedia | null = null;
+  private poller: ReturnType<typeof setInterval> | null = null;
+  private loudAt = 0;
+  private starting: Promise<void> | null = null;
+  face: string | null = null;
+  private readonly video = byId<HTMLVideoElement>("avatar-video");
+  private readonly overlay = byId("video-overlay");
+  private readonly soundOn = byId<HTMLButtonElement>("sound-on");
+
+  constructor(
+    private readonly client: AvatarClient,
+    private readonly hooks: CallHooks,
+  ) {
+    this.soundOn.addEventListener("click", async () => {
+      await this.media?.resumeMedia().catch((err) => hooks.problem(err));
+      this.soundOn.hidden = true;
+    });
+  }
+
+  get live(): boolean {
+    return this.media !== null;
+  }
+
+  /** Starts the call on `face` (an open one is replaced: the box keeps one live session). */
+  start(face: string): Promise<void> {
+    this.starting ??= this.open(face).finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  /** Starts the call unless it is on (typed turns and the microphone need one). */
+  async ensure(face: string): Promise<void> {
+    if (this.starting) return this.starting;
+    if (!this.media) await this.start(face);
+  }
+
+  private async open(face: string): Promise<void> {
+    this.drop();
+    const { state, log, latency } = this.hooks;
+    state.set({ connection: "connecting" });
+    this.overlay.hidden = false;
+    this.overlay.querySelector("p")!.textContent = "Connecting to the avatar…";
+    log.add(`Starting the call with ${face}…`);
+    const sentAt = performance.now();
+    try {
+      const media = await this.client.connect({ video: this.video, avatar: face });
+      this.media = media;
+      this.face = media.answer?.avatar ?? face;
+      latency.ms("connect", performance.now() - sentAt);
+      log.add(`Call answered: avatar ${this.face}${media.answer?.idle_stand_in ? " (another face's idle clip stands in while this one is prepared)" : ""}.`);
+      media.on({
+        playing: ({ muted }) => {
+          this.overlay.hidden = true;
+          log.add(muted ? "Video plays without sound (press “Turn the sound on”)." : "Video and sound play.");
+        },
+        autoplay_blocked: ({ videoPlaying }) => {
+          this.soundOn.hidden = false;
+          if (videoPlaying) this.overlay.hidden = true;
+          log.add("The browser held the sound back until a click: press “Turn the sound on”.", "error");
+        },
+        timing: (t) => {
+          if (t.mark !== "first_frame") return;
+          latency.ms("first_frame", t.ms);
+          log.add(`First video frame decoded after ${t.ms} ms.`);
+        },
+        connection_state: ({ state: s }) => {
+          log.add(`Connection ${s}.`, s === "failed" ? "error" : "info");
+          if (s === "failed" && this.media === media) {
+            this.drop();
+            this.hooks.problem(new Error("The live connection failed (the network between this browser and the box). Press Start call to try again."));
+          }
+        },
+      });
+      state.set({ connection: "on" });
+      this.watchAudio(media);
+    } catch (err) {
+      this.drop();
+      log.add(`The call did not start: ${explain(err).text}`, "error");
+      throw err;
+    }
+  }
+
+  async end(): Promise<void> {
+    const media = this.media;
+    if (!media) return;
+    this.drop();
+    await media.disconnect().catch((err) => this.hooks.log.add(`Ending the call on the box failed: ${explain(err).text}`, "error"));
+    this.hooks.log.add("Call ended.");
+  }
+
+  async interrupt(): Promise<void> {
+    await this.client.interrupt();
+    this.hooks.state.set({ thinking: false, audioSpeaking: false });
+    this.hooks.log.add("Interrupted: the avatar stops at the next frame.");
+  }
+
+  /** Forgets the media here (the box notices the closed connection). */
+  drop(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+    this.media?.close();
+    this.media = null;
+    this.soundOn.hidden = true;
+    this.overlay.hidden = false;
+    this.overlay.querySelector("p")!.textContent = "Start a call to see and hear the avatar.";
+    this.hooks.state.set({ connection: "off" });
+  }
+
+  /**
+   * Speaking = the arriving audio is above silence; quiet for 700 ms = done. A call whose video
+   * stopped arriving was ended by the box: said in words instead of a frozen picture.
+   */
+  private watchAudio(media: LiveMedia): void {
+    let packets = -1;
+    let packetsAt = performance.now();
+    this.poller = setInterval(async () => {
+      const stats = await media.pc.getStats().catch(() => null);
+      if (this.media !== media) return;
+      let level = 0;
+      let video = 0;
+      stats?.forEach((s: { type?: string; kind?: string; audioLevel?: number; packetsReceived?: number }) => {
+        if (s.type !== "inbound-rtp") return;
+        if (s.kind === "audio" && typeof s.audioLevel === "number") level = s.audioLevel;
+        if (s.kind === "video") video += s.packetsReceived ?? 0;
+      });
+      const now = performance.now();
+      if (video !== packets) [packets, packetsAt] = [video, now];
+      else if (packets > 0 && now - packetsAt > SILENT_CALL_MS) {
+        this.drop();
+        this.hooks.log.add("The video stopped arriving: the box ended the call.", "error");
+        this.hooks.problem(new Error("The box ended the call (it sat idle too long, reached its maximum length, or restarted). Press Start call to begin again."));
+        return;
+      }
+      if (level > SPEAKING_LEVEL) this.loudAt = now;
+      const speaking = now - this.loudAt < QUIET_AFTER_MS;
+      if (speaking !== this.hooks.state.audioSpeaking) {
+        this.hooks.state.set({ audioSpeaking: speaking, ...(speaking ? { thinking: false } : {}) });
+      }
+    }, 150);
+  }
+}

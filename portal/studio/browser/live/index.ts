@@ -1,0 +1,101 @@
+// The live page: one AvatarClient on this origin whose credential is minted by the portal
+// (`POST /auth/session/credential`) and renewed before it ages out; the page never holds a key.
+import { AvatarClient, portalCredentialProvider, type TokenProvider } from "../../../../shared/client/index.ts";
+import { byId, Notices } from "../dom.ts";
+import { toSignIn } from "../portal-api.ts";
+import { explain } from "../words.ts";
+import { Call } from "./call.ts";
+import { MicControl } from "./mic.ts";
+import { Captions, CallState, EventLog, Latency } from "./panels.ts";
+import { Pickers } from "./pickers.ts";
+import { ReadinessWatch } from "./readiness.ts";
+import { TypedTurns } from "./turns.ts";
+
+export function startLive(): void {
+  const admin = document.body.dataset.admin === "1";
+  const notices = new Notices(byId("notices"));
+  const log = new EventLog(byId("event-log"));
+  const latency = new Latency(byId("latency"));
+  const captions = new Captions(byId("captions"), byId("partial"));
+  const startBtn = byId<HTMLButtonElement>("start-call");
+  const endBtn = byId<HTMLButtonElement>("end-call");
+  const interruptBtn = byId<HTMLButtonElement>("interrupt");
+  const state = new CallState(byId("call-state"), (s) => {
+    startBtn.disabled = s === "connecting";
+    startBtn.textContent = s === "off" || s === "connecting" ? "Start call" : "Restart call";
+    endBtn.disabled = interruptBtn.disabled = s === "off" || s === "connecting";
+    if (s !== "off") log.add(`State: ${s}.`);
+  });
+
+  const mint = portalCredentialProvider();
+  const token: TokenProvider = async (current) => {
+    const grant = await mint(current);
+    const expiresIn = typeof grant === "object" ? grant.credential?.expires_in : undefined;
+    if (expiresIn) latency.text("credential", new Date(Date.now() + expiresIn * 1000).toTimeString().slice(0, 5));
+    log.add(`${current ? "Renewed" : "Got"} a box credential from the portal${expiresIn ? ` (valid ${Math.round(expiresIn / 60)} min)` : ""}.`);
+    return grant;
+  };
+  const client = new AvatarClient({ baseUrl: "", token });
+  // Renewal ahead of expiry runs while the page is open, not only while a socket holds it.
+  client.http.credentials.hold();
+  client.http.credentials.onError((err) => problem(err));
+
+  const voiceNotice = (notice: string) => {
+    if (notice) notices.set("voice", "warning", notice);
+    else notices.clear("voice");
+  };
+  function problem(err: unknown): void {
+    if (readiness.boxStopped(err)) return;
+    const p = explain(err);
+    if (p.kind === "signed_out") {
+      notices.set("auth", "error", p.text, [{ label: "Sign in again", run: toSignIn }]);
+      return;
+    }
+    if (p.kind === "chat_not_configured" && notices.has("chat")) return; // already said at the top
+    notices.set("problem", "error", p.text, [{ label: "Dismiss", run: () => notices.clear("problem") }]);
+  }
+
+  const call = new Call(client, { state, log, latency, problem });
+  let mic: MicControl | null = null;
+  const pickers = new Pickers(
+    client,
+    log,
+    (face) => {
+      mic?.configure();
+      if (call.live && face !== call.face) {
+        log.add(`Switching the call to ${face}.`);
+        void call.start(face).catch(problem);
+      }
+    },
+    voiceNotice,
+  );
+  const loadPickers = () =>
+    pickers.load().catch((err) => {
+      pickers.unavailable(`The avatars and voices appear here when the box answers. ${explain(err).kind === "box_stopped" ? "" : explain(err).text}`.trim());
+      problem(err);
+    });
+  const readiness = new ReadinessWatch(client, byId("readiness"), notices, log, admin, () => void loadPickers(), problem, voiceNotice);
+  const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice });
+  mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice });
+  byId("voice").addEventListener("change", () => mic?.configure());
+
+  startBtn.addEventListener("click", () => {
+    notices.clear("problem");
+    void call.start(pickers.face()).catch(problem);
+  });
+  endBtn.addEventListener("click", () => {
+    turns.abort();
+    mic?.stop();
+    void call.end();
+  });
+  interruptBtn.addEventListener("click", () => {
+    turns.abort();
+    void call.interrupt().catch(problem);
+  });
+  byId("clear-log").addEventListener("click", () => log.clear());
+  window.addEventListener("pagehide", () => call.drop());
+
+  log.add("Studio opened.");
+  void readiness.check();
+  void loadPickers();
+}

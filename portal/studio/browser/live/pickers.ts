@@ -1,0 +1,240 @@
+// Avatar, tone, voice engine and voice pickers, from the box's own lists (`GET /api/avatars`,
+// `GET /api/voices`), with stills and voice samples fetched with the page's credential.
+import type { AvatarClient, AvatarGroup, LoadedAvatars, VoiceCatalogue, VoiceGroup } from "../../../../shared/client/index.ts";
+import { byId, h } from "../dom.ts";
+import { explain, voiceGroupWords } from "../words.ts";
+import type { EventLog } from "./panels.ts";
+
+const PICK_KEY = "studio.pick";
+
+interface Saved {
+  avatar?: string;
+  tone?: string;
+  provider?: string;
+  voice?: string;
+}
+
+function saved(): Saved {
+  try {
+    return JSON.parse(localStorage.getItem(PICK_KEY) ?? "{}") as Saved;
+  } catch {
+    return {};
+  }
+}
+
+export class Pickers {
+  private avatars: LoadedAvatars | null = null;
+  private catalogue: VoiceCatalogue | null = null;
+  private readonly stills = new Map<string, string>();
+  private readonly grid = byId("avatar-picker");
+  private readonly toneSelect = byId<HTMLSelectElement>("tone");
+  private readonly providerSelect = byId<HTMLSelectElement>("provider");
+  private readonly voiceSelect = byId<HTMLSelectElement>("voice");
+  private readonly previewStatus = byId("preview-status");
+  private readonly previewAudio = byId<HTMLAudioElement>("preview-audio");
+  private pick: Saved = saved();
+
+  constructor(
+    private readonly client: AvatarClient,
+    private readonly log: EventLog,
+    /** The face changed (avatar or tone): a live call reconnects. */
+    private readonly onFace: (face: string) => void,
+    /** The catalogue's voice_notice (empty clears it). */
+    private readonly onVoiceNotice: (notice: string) => void,
+  ) {
+    this.grid.addEventListener("change", (e) => {
+      const input = e.target as HTMLInputElement;
+      if (input.name !== "avatar") return;
+      this.remember({ avatar: input.value });
+      this.fillTones();
+      this.onFace(this.face());
+    });
+    this.toneSelect.addEventListener("change", () => {
+      this.remember({ tone: this.toneSelect.value });
+      this.onFace(this.face());
+    });
+    this.providerSelect.addEventListener("change", () => {
+      this.remember({ provider: this.providerSelect.value, voice: undefined });
+      this.fillVoices();
+    });
+    this.voiceSelect.addEventListener("change", () => this.remember({ voice: this.voiceSelect.value }));
+    byId("preview-voice").addEventListener("click", () => void this.preview());
+  }
+
+  async load(): Promise<void> {
+    const [avatars, voices] = await Promise.allSettled([this.client.avatars(), this.client.voices()]);
+    if (avatars.status === "rejected") throw avatars.reason;
+    this.avatars = avatars.value;
+    this.renderAvatars();
+    if (voices.status === "fulfilled") {
+      this.catalogue = voices.value;
+      this.renderProviders();
+      this.onVoiceNotice(voices.value.voice_notice);
+    } else {
+      this.previewStatus.textContent = `The voices could not be listed: ${explain(voices.reason).text}`;
+    }
+  }
+
+  /** The lists could not be read (the box is stopped, say): the pickers say so and wait. */
+  unavailable(text: string): void {
+    const legend = this.grid.querySelector("legend")!;
+    this.grid.replaceChildren(legend, h("p", { class: "hint" }, text));
+    for (const s of [this.toneSelect, this.providerSelect, this.voiceSelect]) {
+      s.replaceChildren(h("option", { value: "" }, "–"));
+      s.disabled = true;
+    }
+  }
+
+  /** The variant the call shows: the group's id for neutral, `<id>__<tone>` when that variant is loaded. */
+  face(): string {
+    const group = this.group();
+    if (!group) return this.avatars?.active ?? "";
+    const tone = this.toneSelect.value;
+    const variant = `${group.id}__${tone}`;
+    return tone && tone !== "neutral" && this.avatars?.avatars.includes(variant) ? variant : group.id;
+  }
+
+  tone(): string | undefined {
+    return this.toneSelect.value || undefined;
+  }
+
+  /** Voice and engine for chat and the microphone socket; none when the box's default is kept. */
+  voice(): { voice?: string; voice_provider?: string } {
+    const provider = this.providerSelect.value;
+    const voice = this.voiceSelect.value;
+    return voice && provider ? { voice, voice_provider: provider } : {};
+  }
+
+  /** Talk speaks through the session's own engine: only a voice of that engine can be named. */
+  talkVoice(): string | undefined {
+    const v = this.voice();
+    return v.voice && v.voice_provider === this.catalogue?.current_provider ? v.voice : undefined;
+  }
+
+  private group(): AvatarGroup | undefined {
+    const id = this.grid.querySelector<HTMLInputElement>("input[name=avatar]:checked")?.value;
+    return this.avatars?.groups.find((g) => g.id === id);
+  }
+
+  private remember(patch: Saved): void {
+    this.pick = { ...this.pick, ...patch };
+    try {
+      localStorage.setItem(PICK_KEY, JSON.stringify(this.pick));
+    } catch {}
+  }
+
+  private renderAvatars(): void {
+    const a = this.avatars!;
+    const chosen = a.groups.some((g) => g.id === this.pick.avatar) ? this.pick.avatar : a.active_group;
+    const legend = this.grid.querySelector("legend")!;
+    this.grid.replaceChildren(legend);
+    if (!a.groups.length) this.grid.append(h("p", { class: "hint" }, "The box has no avatars loaded yet."));
+    for (const g of a.groups) {
+      const img = h("img", { alt: "", width: 96, height: 96, hidden: true });
+      const still = h("span", { class: "no-still", "aria-hidden": "true" });
+      const preparing = g.variants.every((v) => a.preparing.includes(v));
+      const card = h(
+        "label",
+        { class: "avatar-card" },
+        h("input", { type: "radio", name: "avatar", value: g.id, checked: g.id === chosen }),
+        img,
+        still,
+        h("span", { class: "name" }, g.label || g.id),
+        h("span", { class: `badge${g.stock ? " muted" : " own"}` }, preparing ? "Preparing" : g.stock ? "Stock" : "Yours"),
+      );
+      this.grid.append(card);
+      void this.still(g.preview).then((url) => {
+        if (!url) return;
+        img.src = url;
+        img.hidden = false;
+        still.remove();
+      });
+    }
+    this.fillTones();
+  }
+
+  private async still(variant: string): Promise<string | null> {
+    if (!variant) return null;
+    if (this.stills.has(variant)) return this.stills.get(variant)!;
+    try {
+      const url = URL.createObjectURL(await this.client.avatarPreview(variant));
+      this.stills.set(variant, url);
+      return url;
+    } catch {
+      return null; // not prepared yet: the card keeps its blank square
+    }
+  }
+
+  private fillTones(): void {
+    const tones = this.group()?.tones ?? [];
+    const want = tones.includes(this.pick.tone ?? "") ? this.pick.tone : tones.includes("neutral") ? "neutral" : tones[0];
+    this.toneSelect.replaceChildren(...tones.map((t) => h("option", { value: t, selected: t === want }, t)));
+    this.toneSelect.disabled = tones.length === 0;
+  }
+
+  private renderProviders(): void {
+    const c = this.catalogue!;
+    const usable = (g: VoiceGroup) => g.state === "ready" && g.voices.length > 0;
+    const want = [this.pick.provider, c.current_provider, c.groups.find(usable)?.provider].find((p) => c.groups.some((g) => g.provider === p && usable(g))) ?? c.current_provider;
+    this.providerSelect.replaceChildren(
+      ...c.groups.map((g) =>
+        h("option", { value: g.provider, selected: g.provider === want, disabled: !usable(g) }, `${g.label}${usable(g) ? "" : " (not available)"}`),
+      ),
+    );
+    this.providerSelect.disabled = c.groups.length === 0;
+    // Why the others cannot be picked, folded away: one line each, in the box's words.
+    const down = c.groups.filter((g) => !usable(g));
+    byId("provider-note").replaceChildren(
+      ...(down.length
+        ? [
+            h(
+              "details",
+              {},
+              h("summary", {}, `Why ${down.length === 1 ? "one engine is" : `${down.length} engines are`} not available`),
+              h("ul", {}, ...down.map((g) => h("li", {}, voiceGroupWords(g.state, g.reason, g.label)))),
+            ),
+          ]
+        : []),
+    );
+    this.fillVoices();
+  }
+
+  private fillVoices(): void {
+    const c = this.catalogue;
+    const group = c?.groups.find((g) => g.provider === this.providerSelect.value);
+    const voices = group?.voices ?? [];
+    const want = voices.some((v) => v.id === this.pick.voice) ? this.pick.voice : voices.some((v) => v.id === c?.current) ? c?.current : voices[0]?.id;
+    this.voiceSelect.replaceChildren(
+      ...voices.map((v) => {
+        const facts = [v.language, v.gender].filter(Boolean).join(", ");
+        return h("option", { value: v.id, selected: v.id === want }, `${v.name || v.id}${facts ? ` (${facts})` : ""}${v.recommended ? " ★" : ""}`);
+      }),
+    );
+    this.voiceSelect.disabled = voices.length === 0;
+    const session = c?.groups.find((g) => g.provider === c.current_provider);
+    byId("voice-scope").textContent =
+      c && group && group.provider !== c.current_provider
+        ? `Chat and the microphone speak with this voice. Talk speaks with ${session?.label ?? c.current_provider}, the engine of this session.`
+        : "";
+  }
+
+  private async preview(): Promise<void> {
+    const { voice, voice_provider } = this.voice();
+    if (!voice) {
+      this.previewStatus.textContent = "Pick a voice first.";
+      return;
+    }
+    const name = this.voiceSelect.selectedOptions[0]?.textContent ?? voice;
+    this.previewStatus.textContent = `Fetching a sample of ${name}…`;
+    try {
+      const blob = await this.client.voicePreview({ voice, provider: voice_provider });
+      if (this.previewAudio.src) URL.revokeObjectURL(this.previewAudio.src);
+      this.previewAudio.src = URL.createObjectURL(blob);
+      await this.previewAudio.play();
+      this.previewStatus.textContent = `Playing a sample of ${name}.`;
+      this.log.add(`Voice sample played: ${name}.`);
+    } catch (err) {
+      this.previewStatus.textContent = `No sample: ${explain(err).text}`;
+    }
+  }
+}
