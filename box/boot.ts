@@ -54,6 +54,7 @@ import { createClient } from "@libsql/client";
 import { wireVoices } from "./voice/wire.ts";
 import { VOICE_MAKERS } from "./voice/makers.ts";
 import { voiceRoutes } from "./voice/routes.ts";
+import { WordPhonemizer } from "./lipsync/word-visemes.ts";
 import { ChatterboxEngine } from "./voice/chatterbox/chatterbox-engine.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
@@ -128,7 +129,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   // Finished portraits and clips are copied into the portal's store (off unless BOX_ASSET_* is set).
   wireArchive({ env, keyTable, own: registry.own ?? null, clips: clipBuilds.clips });
   const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 }, env.sockets);
-  const speaker = new Speaker(voices?.accounts ?? null, 25, voiceHealth);
+  // Hosted voices give word timings, not phonemes: espeak's text-to-phonemes maps them to visemes.
+  const speaker = new Speaker(voices?.accounts ?? null, 25, voiceHealth, espeak ? new WordPhonemizer(espeak) : null);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
   await audio.ensureDefault(espeak).catch((err: Error) => console.error(JSON.stringify({ level: "error", msg: "default clip unavailable", error: err.message })));
   const calls = new ToolCalls();

@@ -6,6 +6,7 @@ import type { Utterance } from "../voice/engine.ts";
 import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../voice/accounts.ts";
 import { to48k, resample } from "../voice/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
+import type { WordPhonemizer } from "../lipsync/word-visemes.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
 import type { UtteranceInput } from "./speech-timeline.ts";
 import { isOutage, type CallOutcome } from "../readiness/upstream-health.ts";
@@ -17,6 +18,8 @@ export class Speaker {
     private readonly fps = 25,
     /** The boot engine's health (readiness `tts_state`): its syntheses report here. */
     private readonly health: CallOutcome | null = null,
+    /** Maps a hosted voice's word timings to phonemes (measured closer than lip-sync from audio). */
+    private readonly phonemizer: WordPhonemizer | null = null,
   ) {}
 
   get available(): boolean {
@@ -48,7 +51,8 @@ export class Speaker {
 
   /** Speaks one clause for the live stream: 48 kHz audio and one mouth shape per frame. */
   async utterance(text: string, tone: Tone, pick: VoicePick): Promise<UtteranceInput> {
-    const u = await this.synthesize(text, pick);
+    const said = await this.synthesize(text, pick);
+    const u = this.phonemizer ? await this.phonemizer.withPhonemes(said) : said;
     const { track } = mouthTrackForUtterance(u, this.fps);
     return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: track };
   }
