@@ -114,8 +114,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     async tts(subject) {
       if (!voices || !voiceHealth) return { provider: env.tts.engine, origin: "box" as const, notice: "", state: "unavailable", detail: voiceProblem };
       const route = await voices.accounts.verify(await voices.accounts.route({ subject }).catch(() => voices.accounts.boxRoute()), subject);
-      const notice = route.notice || (await voices.accounts.noticeFor(subject));
-      const base = { provider: route.provider, origin: route.origin, notice };
+      const base = { provider: route.provider, origin: route.origin, notice: route.notice };
       // A person's own account is reported by its notice; the box's engine by its health.
       if (route.origin === "user" || route.engine !== bootEngine) return { ...base, state: route.engine.ready ? "ready" : "starting", detail: "" };
       return { ...base, state: voiceHealth.state, detail: voiceHealth.detail };
@@ -157,7 +156,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const sockets = [
     controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, accounts: voices?.accounts ?? null, policy: env.sockets, interrupt: () => liveControl.interrupt() }),
     voiceSocketRoute({
-      auth, engine, calls, sessions: live, speaker, registry, settings, accounts: voices?.accounts ?? null,
+      auth, engine, calls, sessions: live, speaker, registry, accounts: voices?.accounts ?? null,
       asr: asr.engine,
       asrReason: asr.reason,
       grammar: env.asr.grammar,

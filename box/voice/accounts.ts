@@ -199,7 +199,9 @@ export class VoiceAccounts {
       } catch (err) {
         const reason = `your saved ${p.label} key cannot be read on this box (${(err as Error).message})`;
         this.failing.set(account, { at: this.now(), reason, sealedAt });
-        return this.fallback(p, reason, pick);
+        const fallback = this.fallback(p, reason, pick);
+        if (pick.subject) this.announce(pick.subject, fallback.notice);
+        return fallback;
       }
       const engine = this.keyedEngine(p, key);
       return { engine, provider: p.id, label: p.label, voice, origin: "user", account, notice: "", sealedAt };

@@ -104,7 +104,7 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
           voices_from: speaking.provider,
           local: entry.local,
           byo: speaking.origin === "user",
-          voice_notice: speaking.notice || (await accounts.noticeFor(subject)),
+          voice_notice: speaking.notice,
         };
       },
     }),

@@ -8,7 +8,6 @@ import type { TurnEngine } from "../../chat/turn-engine.ts";
 import type { ToolCalls } from "../../chat/tool-calls.ts";
 import type { LiveSessions } from "../../live/manager.ts";
 import type { Speaker } from "../../live/speaker.ts";
-import type { SettingsService } from "../../settings/service.ts";
 import type { AsrEngine } from "../../speech/asr.ts";
 import type { SileroVad } from "../../speech/silero-vad.ts";
 import type { VoiceAccounts } from "../../voice/accounts.ts";
@@ -23,7 +22,6 @@ export interface VoiceSocketDeps {
   sessions: LiveSessions;
   speaker: Speaker;
   registry: AvatarRegistry;
-  settings: SettingsService;
   /** Who speaks for the caller, and the voice notices (`voice_notice` frames). */
   accounts: VoiceAccounts | null;
   /** null: no recognition configured (4001); `asrReason` says why. */

@@ -93,8 +93,7 @@ export class VoiceSocket {
     this.conn.send({ type: "ready", sample_rate: 16000, voice_origin: route?.origin ?? "box" });
     if (this.d.accounts) {
       this.offNotice = this.d.accounts.onNotice(subject, (notice) => this.conn.send({ type: "voice_notice", notice }));
-      const notice = route?.notice || (await this.d.accounts.noticeFor(subject));
-      if (notice) this.conn.send({ type: "voice_notice", notice });
+      if (route?.notice) this.conn.send({ type: "voice_notice", notice: route.notice });
     }
   }
 
