@@ -18,10 +18,9 @@ import { loadStockFaces } from "../../box/avatars/stock/index.ts";
 import { preparePhoto } from "../../box/faces/prepare-photo.ts";
 import { WrtcClient } from "../../box/media/testing/wrtc-client.ts";
 import { FaceRenderer } from "../../box/render/face-renderer.ts";
-import { NEUTRAL_FRAME, type FrameParams } from "../../box/render/frame-params.ts";
 import type { PreparedFace } from "../../box/render/prepared-face.ts";
 import { spawnBox, type RunningBox } from "../../box/testing/spawn-box.ts";
-import { cpuBetween, cpuSnapshot, sleep } from "./bench-kit.ts";
+import { cpuBetween, cpuSnapshot, sleep, talkingFrame } from "./bench-kit.ts";
 import { ALL_TONES, BENCH, BoxCalls, figure, fpsOver, fpsWindows, machineBusyPct, machineLine, machineTicks, makeInputs, median, observedDetail, sharedDatabase } from "./avatar-build-kit.ts";
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 400);
@@ -120,23 +119,6 @@ async function liveDuringBuild(calls: BoxCalls, pid: number): Promise<void> {
   client = undefined;
 }
 
-/** A talking, blinking, moving face: every parameter changes every frame (as scripts/bench/renderer.ts). */
-function frameAt(i: number): FrameParams {
-  const t = i / 25;
-  return {
-    ...NEUTRAL_FRAME,
-    open: Math.max(0, Math.sin(t * 9)) * 0.8,
-    wide: Math.max(0, Math.sin(t * 5)) * 0.4,
-    round: Math.max(0, Math.cos(t * 4)) * 0.3,
-    smile: 0.3 * Math.sin(t * 0.7),
-    blink: i % 90 < 4 ? 1 : 0,
-    brow: 0.3 * Math.sin(t * 1.3),
-    headX: 3 * Math.sin(t * 0.9),
-    headY: 2 * Math.sin(t * 1.1),
-    headRoll: 0.03 * Math.sin(t * 0.6),
-    breathe: 0.5 + 0.5 * Math.sin(t * 1.6),
-  };
-}
 
 /** 4. CPU ms per rendered frame, photo face vs each stock face, in alternating chunks of 25. */
 async function cpuPerFrame(): Promise<void> {
@@ -144,12 +126,12 @@ async function cpuPerFrame(): Promise<void> {
   const prepared = await preparePhoto(inputs.photo, { size: SIZE });
   const faces: { id: string; face: PreparedFace; cpu: number; n: number }[] = [{ id: "photo", face: prepared.face, cpu: 0, n: 0 }, ...(await loadStockFaces(SIZE)).map((s) => ({ id: s.id, face: s.face, cpu: 0, n: 0 }))];
   const out = new Uint8Array(prepared.face.i420.length);
-  for (const f of faces) for (let i = 0; i < 30; i++) await renderer.render(f.face, frameAt(i), out); // warm-up
+  for (const f of faces) for (let i = 0; i < 30; i++) await renderer.render(f.face, talkingFrame(i), out); // warm-up
   const CHUNK = 25; // alternate so a busy spell on the shared machine hits every face alike
   for (let i = 0; i < FRAMES; i += CHUNK) {
     for (const f of faces) {
       const c0 = process.cpuUsage();
-      for (let k = i; k < Math.min(FRAMES, i + CHUNK); k++) await renderer.render(f.face, frameAt(k), out);
+      for (let k = i; k < Math.min(FRAMES, i + CHUNK); k++) await renderer.render(f.face, talkingFrame(k), out);
       const c = process.cpuUsage(c0);
       f.cpu += (c.user + c.system) / 1000;
       f.n += Math.min(FRAMES, i + CHUNK) - i;

@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { NEUTRAL_FRAME, type FrameParams } from "../../box/render/frame-params.ts";
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -118,4 +119,22 @@ export function machineLineOf(bench: string, at: string, extra: Record<string, u
   const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
   const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`;
   console.log(JSON.stringify({ bench, figure: "machine", at, nproc, cpu: model, loadavg: loadavg().map((x) => round(x)), runtime, ...extra }));
+}
+
+/** A talking, blinking, moving face: every parameter changes every frame (idle-animator ranges). */
+export function talkingFrame(i: number): FrameParams {
+  const t = i / 25;
+  return {
+    ...NEUTRAL_FRAME,
+    open: Math.max(0, Math.sin(t * 9)) * 0.8,
+    wide: Math.max(0, Math.sin(t * 5)) * 0.4,
+    round: Math.max(0, Math.cos(t * 4)) * 0.3,
+    smile: 0.3 * Math.sin(t * 0.7),
+    blink: i % 90 < 4 ? 1 : 0,
+    brow: 0.3 * Math.sin(t * 1.3),
+    headX: 3 * Math.sin(t * 0.9),
+    headY: 2 * Math.sin(t * 1.1),
+    headRoll: 0.03 * Math.sin(t * 0.6),
+    breathe: 0.5 + 0.5 * Math.sin(t * 1.6),
+  };
 }

@@ -4,7 +4,7 @@
 // Usage: bun scripts/bench/renderer.ts [--size 512] [--frames 400] [--threads 1]
 import { loadStockFaces, type StockFace } from "../../box/avatars/stock/index.ts";
 import { cudaProviderInstalled, FaceRenderer, type ExecutionProvider } from "../../box/render/face-renderer.ts";
-import { NEUTRAL_FRAME, type FrameParams } from "../../box/render/frame-params.ts";
+import { talkingFrame } from "./bench-kit.ts";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,23 +17,6 @@ const threads = arg("threads", 1);
 /** Modes alternate in chunks this long, so a busy spell on the machine hits both alike. */
 const CHUNK = 25;
 
-/** A talking, blinking, moving face: every parameter changes every frame (idle-animator ranges). */
-function frameAt(i: number): FrameParams {
-  const t = i / 25;
-  return {
-    ...NEUTRAL_FRAME,
-    open: Math.max(0, Math.sin(t * 9)) * 0.8,
-    wide: Math.max(0, Math.sin(t * 5)) * 0.4,
-    round: Math.max(0, Math.cos(t * 4)) * 0.3,
-    smile: 0.3 * Math.sin(t * 0.7),
-    blink: i % 90 < 4 ? 1 : 0,
-    brow: 0.3 * Math.sin(t * 1.3),
-    headX: 3 * Math.sin(t * 0.9),
-    headY: 2 * Math.sin(t * 1.1),
-    headRoll: 0.03 * Math.sin(t * 0.6),
-    breathe: 0.5 + 0.5 * Math.sin(t * 1.6),
-  };
-}
 
 interface Run {
   name: string;
@@ -48,7 +31,7 @@ async function chunk(run: Run, face: StockFace, from: number, n: number, out: Ui
   const t0 = performance.now();
   for (let i = from; i < from + n; i++) {
     const s = performance.now();
-    await run.renderer.render(face.face, frameAt(i), out);
+    await run.renderer.render(face.face, talkingFrame(i), out);
     run.times.push(performance.now() - s);
   }
   run.wall += performance.now() - t0;
@@ -80,7 +63,7 @@ async function bench(eps: ExecutionProvider[], faces: StockFace[]): Promise<void
       { name: "crop", renderer: crop, times: [], wall: 0, cpu: 0 },
     ];
     const out = new Uint8Array(face.face.i420.length);
-    for (const r of runs) for (let i = 0; i < 30; i++) await r.renderer.render(face.face, frameAt(i), out);
+    for (const r of runs) for (let i = 0; i < 30; i++) await r.renderer.render(face.face, talkingFrame(i), out);
     for (let i = 0; i < frames; i += CHUNK) {
       for (const r of runs) await chunk(r, face, i, Math.min(CHUNK, frames - i), out);
     }
