@@ -74,9 +74,9 @@ export function KeyList(props: { keys: ApiKeyRecord[] }) {
   );
 }
 
-export function KeysPage(props: { email: string; keys: ApiKeyRecord[] }) {
+export function KeysPage(props: { email: string; admin?: boolean; keys: ApiKeyRecord[] }) {
   return (
-    <Shell title="API keys" page="keys" email={props.email}>
+    <Shell title="API keys" page="keys" email={props.email} admin={props.admin}>
       <main id="main" class="page-width medium">
         <h1>API keys</h1>
         <p class="lead">

@@ -3,21 +3,27 @@
 // script from this origin, a skip link, the navigation, and the signed-in person with sign-out.
 import type { Child } from "hono/jsx";
 
-export type StudioPageName = "sign-in" | "live" | "keys" | "not-found";
+export type StudioPageName = "sign-in" | "live" | "keys" | "library" | "portraits" | "voices" | "gpu" | "not-found";
 
 export interface ShellProps {
   title: string;
   page: StudioPageName;
   /** The signed-in person, or null on the sign-in page. */
   email: string | null;
+  /** Administrators also see the GPU page in the navigation. */
+  admin?: boolean;
   /** Body `data-*` facts the script reads (never a secret). */
   data?: Record<string, string>;
   children?: Child;
 }
 
-const NAV: { href: string; label: string; page: StudioPageName }[] = [
+const NAV: { href: string; label: string; page: StudioPageName; admin?: true }[] = [
   { href: "/studio", label: "Live", page: "live" },
+  { href: "/studio/library", label: "Avatars", page: "library" },
+  { href: "/studio/portraits", label: "Portraits", page: "portraits" },
+  { href: "/studio/voices", label: "Voices", page: "voices" },
   { href: "/studio/keys", label: "API keys", page: "keys" },
+  { href: "/studio/gpu", label: "GPU", page: "gpu", admin: true },
 ];
 
 export function Shell(props: ShellProps) {
@@ -44,7 +50,7 @@ export function Shell(props: ShellProps) {
           {props.email ? (
             <nav aria-label="Studio">
               <ul>
-                {NAV.map((n) => (
+                {NAV.filter((n) => !n.admin || props.admin).map((n) => (
                   <li>
                     <a href={n.href} aria-current={n.page === props.page ? "page" : undefined}>
                       {n.label}

@@ -6,7 +6,7 @@ import { Shell } from "./layout.tsx";
 
 export function LivePage(props: { email: string; admin: boolean }) {
   return (
-    <Shell title="Live" page="live" email={props.email} data={{ admin: props.admin ? "1" : "0" }}>
+    <Shell title="Live" page="live" email={props.email} admin={props.admin} data={{ admin: props.admin ? "1" : "0" }}>
       <main id="main" class="page-width live">
         <h1 class="visually-hidden">Live studio</h1>
         <div id="notices" class="notices" aria-live="polite"></div>

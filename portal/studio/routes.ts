@@ -12,7 +12,11 @@ import type { KeyService } from "../keys/service.ts";
 import { safeNext } from "../sign-in/service.ts";
 import { KeyList, KeysPage } from "./keys-page.tsx";
 import { NotFoundPage, renderDocument } from "./layout.tsx";
+import { GpuPage } from "./gpu-page.tsx";
+import { LibraryPage } from "./library-page.tsx";
 import { LivePage } from "./live-page.tsx";
+import { PortraitsPage } from "./portraits-page.tsx";
+import { VoicesPage } from "./voices-page.tsx";
 import { SignInPage } from "./sign-in-page.tsx";
 import { STUDIO_CSS } from "./styles.ts";
 
@@ -101,8 +105,23 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
   app.get("/studio/keys", async (c) => {
     const email = await who(c);
     if (!email) return toSignIn(c);
-    return page(c, KeysPage({ email, keys: await deps.keys.list(email) }));
+    return page(c, KeysPage({ email, admin: deps.gpu.isAdmin(email), keys: await deps.keys.list(email) }));
   });
+
+  // Pages the script fills from the portal's JSON routes: the server knows only who is signed in.
+  const filled: Record<string, (p: { email: string; admin: boolean }) => unknown> = {
+    library: LibraryPage,
+    portraits: PortraitsPage,
+    voices: VoicesPage,
+    gpu: GpuPage,
+  };
+  for (const [name, Page] of Object.entries(filled)) {
+    app.get(`/studio/${name}`, async (c) => {
+      const email = await who(c);
+      if (!email) return toSignIn(c);
+      return page(c, Page({ email, admin: deps.gpu.isAdmin(email) }));
+    });
+  }
 
   // The list alone, for the script to swap in after a create or a revoke (hints only, no secret).
   app.get("/studio/keys/list", async (c) => {

@@ -1,7 +1,12 @@
 // The studio's one stylesheet. Colours are chosen for contrast (body text 15:1, muted text and
 // every button at least 4.5:1 on its background), focus is always visible (3 px ring), and the
 // layout is one column below 900 px so a 390 px phone needs no sideways scrolling.
-export const STUDIO_CSS = `
+import { GPU_CSS } from "./styles/gpu.ts";
+import { LIBRARY_CSS } from "./styles/library.ts";
+import { PORTRAITS_CSS } from "./styles/portraits.ts";
+import { VOICES_CSS } from "./styles/voices.ts";
+
+const BASE_CSS = `
 :root {
   --bg: #f4f6f9; --surface: #ffffff; --text: #161a22; --muted: #4b5363; --line: #c6ccd6;
   --primary: #1d4ed8; --primary-hover: #1e3fa8; --on-primary: #ffffff;
@@ -173,3 +178,6 @@ dialog::backdrop { background: rgba(17, 24, 39, 0.55); }
 }
 @media (prefers-reduced-motion: no-preference) { button, .avatar-card { transition: background-color 0.12s, border-color 0.12s; } }
 `;
+
+/** The base, then each page's own rules. */
+export const STUDIO_CSS = [BASE_CSS, LIBRARY_CSS, PORTRAITS_CSS, VOICES_CSS, GPU_CSS].join("\n");
