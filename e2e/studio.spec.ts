@@ -3,73 +3,7 @@
 // portal prints (no mail server), the live page decoding the avatar's video, a Talk turn changing
 // the state, a Chat turn with a tool, the box stopped and started again from the page, and a key
 // created (secret shown once), copied and revoked. Screenshots of each page at desktop and phone size go to .cache/e2e/.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { test as base, expect, type Page } from "@playwright/test";
-import { FakeOpenAi } from "../box/llm/testing/fake-openai.ts";
-import { startPortalProcess, type PortalProcess } from "../portal/testing/portal-process.ts";
-
-const ROOT = resolve(import.meta.dirname, "..");
-const SHOTS = join(ROOT, ".cache/e2e");
-const ADMIN = "admin@example.com";
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-
-interface Studio {
-  url: string;
-  portal: PortalProcess;
-  model: FakeOpenAi;
-}
-
-const test = base.extend<{}, { studio: Studio }>({
-  studio: [
-    async ({}, use) => {
-      const dir = mkdtempSync(join(tmpdir(), "studio-e2e-"));
-      const model = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Yes." }] });
-      const portal = await startPortalProcess({
-        BOX_OPENAI_BASE_URL: model.url,
-        PORTAL_DB_URL: pathToFileURL(join(dir, "portal.db")).href,
-        PORTAL_DATA_DIR: dir,
-        PORTAL_MAIL_OUTBOX: join(dir, "outbox"),
-        PORTAL_BOX_DATA_DIR: join(dir, "box"),
-        PORTAL_GPU_DRIVER: "local",
-        PORTAL_ADMIN_EMAILS: ADMIN,
-      });
-      await use({ url: portal.url, portal, model });
-      await portal.stop();
-      await model.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-    { scope: "worker", timeout: 90_000 },
-  ],
-});
-
-/** Full-page screenshots at both sizes; the page is left at desktop size. */
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const [size, viewport] of Object.entries(SIZES)) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(150);
-    // Nothing may stick out sideways at either size.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}: no sideways scrolling`).toBeLessThanOrEqual(viewport.width);
-    await page.screenshot({ path: join(SHOTS, `studio-${name}-${size}.png`), fullPage: true });
-  }
-  await page.setViewportSize(SIZES.desktop);
-}
-
-/** The link the portal printed on its console for `email` (the outbox mailer's log line). */
-async function printedLink(portal: PortalProcess, email: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(() => {
-      const line = [...portal.stderr].reverse().find((l) => l.includes(`sign-in mail for ${email}`));
-      link = /sign-in link: (\S+)/.exec(line ?? "")?.[1] ?? "";
-      return link;
-    }, { message: "the sign-in link on the portal's console" })
-    .toMatch(/\/auth\/callback\?token=/);
-  return link;
-}
+import { ADMIN, expect, printedLink, shoot, SIZES, test } from "./studio-fixture.ts";
 
 test("the studio: sign in from the console link, see the avatar, talk and chat, manage keys", async ({ page, context, studio }) => {
   test.setTimeout(90_000);

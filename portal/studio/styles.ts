@@ -42,7 +42,8 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mono
 .top-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 20px; padding: 10px 16px; background: #111827; color: #f9fafb; }
 .top-bar a { color: #f9fafb; }
 .brand { font-weight: 700; text-decoration: none; font-size: 1.05rem; }
-.top-bar nav ul { display: flex; gap: 4px; list-style: none; margin: 0; padding: 0; }
+.top-bar nav { min-width: 0; max-width: 100%; }
+.top-bar nav ul { display: flex; flex-wrap: wrap; gap: 4px; list-style: none; margin: 0; padding: 0; }
 .top-bar nav a { display: inline-block; padding: 6px 10px; border-radius: 6px; text-decoration: none; }
 .top-bar nav a:hover { background: #273244; color: #fff; }
 .top-bar nav a[aria-current="page"] { background: #273244; text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 5px; }
