@@ -22,10 +22,15 @@ export interface Studio {
   dir: string;
 }
 
-/** `studio`: a portal with PORTAL_GPU_DRIVER=local and ADMIN as its administrator, per worker. */
-export const test = base.extend<{}, { studio: Studio }>({
+/**
+ * `studio`: a portal with PORTAL_GPU_DRIVER=local and ADMIN as its administrator, per worker.
+ * `studioEnv` (a worker option, `test.use({ studioEnv })`) adds to or overrides its environment
+ * (BOX_* variables reach its local box).
+ */
+export const test = base.extend<{}, { studio: Studio; studioEnv: Record<string, string> }>({
+  studioEnv: [{}, { scope: "worker", option: true }],
   studio: [
-    async ({}, use) => {
+    async ({ studioEnv }, use) => {
       const dir = mkdtempSync(join(tmpdir(), "studio-e2e-"));
       const model = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Yes." }] });
       const portal = await startPortalProcess({
@@ -36,6 +41,7 @@ export const test = base.extend<{}, { studio: Studio }>({
         PORTAL_BOX_DATA_DIR: join(dir, "box"),
         PORTAL_GPU_DRIVER: "local",
         PORTAL_ADMIN_EMAILS: ADMIN,
+        ...studioEnv,
       });
       await use({ url: portal.url, portal, model, dir });
       await portal.stop();
@@ -53,6 +59,15 @@ export async function shoot(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of Object.entries(SIZES)) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(150);
+    // A playing <video> is captured once it has painted a frame at the new size.
+    await page.evaluate(() => {
+      const v = document.querySelector("video");
+      if (!v || !v.videoWidth || v.paused) return;
+      return new Promise<void>((r) => {
+        v.requestVideoFrameCallback(() => r());
+        setTimeout(r, 500);
+      });
+    });
     // Nothing may stick out sideways at either size.
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}: no sideways scrolling`).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: join(SHOTS, `studio-${name}-${size}.png`), fullPage: true });
@@ -81,4 +96,37 @@ export async function signIn(page: Page, studio: Studio, email: string = ADMIN):
   await page.locator("#sign-in-sent").waitFor();
   await page.goto(await printedLink(studio.portal, email));
   await expect(page).toHaveURL(/\/studio$/);
+}
+
+/**
+ * Mean luma of a region of the live <video id="avatar-video"> (coordinates in the 512 px frame),
+ * sampled `n` times `everyMs` apart: how much the mouth moves shows in how much this varies.
+ */
+export async function regionLuma(page: Page, region: { x: number; y: number; width: number; height: number }, n = 12, everyMs = 80): Promise<number[]> {
+  return page.evaluate(
+    async ([r, n, every]) => {
+      const v = document.getElementById("avatar-video") as HTMLVideoElement;
+      const c = document.createElement("canvas");
+      c.width = v.videoWidth;
+      c.height = v.videoHeight;
+      const g = c.getContext("2d", { willReadFrequently: true })!;
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        g.drawImage(v, 0, 0);
+        const d = g.getImageData(r.x, r.y, r.width, r.height).data;
+        let sum = 0;
+        for (let p = 0; p < d.length; p += 4) sum += 0.299 * d[p] + 0.587 * d[p + 1] + 0.114 * d[p + 2];
+        out.push(sum / (d.length / 4));
+        await new Promise((res) => setTimeout(res, every));
+      }
+      return out;
+    },
+    [region, n, everyMs] as const,
+  );
+}
+
+/** Standard deviation. */
+export function spread(xs: number[]): number {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
 }

@@ -3,7 +3,10 @@
 // portal prints (no mail server), the live page decoding the avatar's video, a Talk turn changing
 // the state, a Chat turn with a tool, the box stopped and started again from the page, and a key
 // created (secret shown once), copied and revoked. Screenshots of each page at desktop and phone size go to .cache/e2e/.
-import { ADMIN, expect, printedLink, shoot, SIZES, test } from "./studio-fixture.ts";
+import { ADMIN, expect, printedLink, regionLuma, shoot, SIZES, spread, test } from "./studio-fixture.ts";
+
+/** The stock face Ava's mouth in the 512 px frame. */
+const MOUTH = { x: 200, y: 290, width: 112, height: 60 };
 
 test("the studio: sign in from the console link, see the avatar, talk and chat, manage keys", async ({ page, context, studio }) => {
   test.setTimeout(90_000);
@@ -42,13 +45,17 @@ test("the studio: sign in from the console link, see the avatar, talk and chat, 
     await expect(page.locator("#latency [data-latency=first_frame]")).toHaveText(/^\d+ ms$/);
   });
 
-  // A Talk turn: the state goes to speaking while the words play, then back to listening.
+  // A Talk turn: the state goes to speaking while the words play (and the mouth moves), then back to listening.
   await test.step("a Talk turn", async () => {
+    const still = spread(await regionLuma(page, MOUTH));
     await page.getByText("Talk", { exact: true }).click();
     await page.getByLabel("Message").fill("Hello! I am the avatar of this studio, speaking the words exactly as you typed them.");
     await page.getByLabel("Message").press("Enter");
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "speaking");
     await expect(page.locator("#captions")).toContainText("speaking the words exactly as you typed them");
+    const talking = spread(await regionLuma(page, MOUTH));
+    test.info().annotations.push({ type: "mouth luma spread (listening / speaking)", description: `${still.toFixed(2)} / ${talking.toFixed(2)}` });
+    expect(talking, "the mouth moves while the avatar speaks").toBeGreaterThan(Math.max(1, 3 * still));
     await expect(page.locator("#latency [data-latency=talk]")).toHaveText(/^\d+ ms$/);
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening", { timeout: 30_000 });
     await expect(page.locator("#event-log")).toContainText("Talk queued");
