@@ -4,7 +4,7 @@
 // pocketsphinx on a grammar. The page shows the person's words as captions, the avatar's reply,
 // the barge-in (the avatar stops and the new words become the next turn), and the latency panel.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, shoot, signIn, test } from "./studio-fixture.ts";

@@ -135,4 +135,28 @@ describe("the client library in Chromium", () => {
     });
     expect(r).toEqual({ content: "Hello from a browser.", firstAudio: expect.any(Number), same: true });
   });
+
+  it("a prepared offer is used by connect() (same peer, frames decoded); a closed one is replaced by a fresh offer", async () => {
+    const r = await page.evaluate(async () => {
+      const client = (window as any).client;
+      const video = document.getElementById("v") as HTMLVideoElement;
+      const prepared = client.prepareConnect();
+      await prepared.ready;
+      const gathered = prepared.pc.iceGatheringState;
+      const media = await client.connect({ video, prepared });
+      const frame = await new Promise<boolean>((res) => {
+        video.requestVideoFrameCallback(() => res(true));
+        setTimeout(() => res(false), 10_000);
+      });
+      const same = media.pc === prepared.pc;
+      await media.disconnect();
+      const stale = client.prepareConnect();
+      stale.close();
+      const again = await client.connect({ video, prepared: stale });
+      const replaced = again.pc !== stale.pc && again.pc.signalingState === "stable";
+      await again.disconnect();
+      return { gathered, same, frame, replaced, staleState: stale.pc.signalingState };
+    });
+    expect(r).toEqual({ gathered: "complete", same: true, frame: true, replaced: true, staleState: "closed" });
+  });
 });

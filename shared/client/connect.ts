@@ -33,6 +33,38 @@ export interface ConnectOptions {
   iceGatheringTimeoutMs?: number;
   /** Callbacks subscribed before anything starts (playback may be refused before connect() resolves). */
   on?: Handlers<LiveMediaEvents>;
+  /**
+   * An offer made ahead of time by prepareOffer() (its ICE candidates already gathered), so the
+   * exchange starts at once. Used up by this call; a closed one is ignored.
+   */
+  prepared?: PreparedOffer | null;
+}
+
+/** A receive-only offer with its candidates gathered, waiting for connect(). close() it if unused. */
+export interface PreparedOffer {
+  readonly pc: RTCPeerConnection;
+  /** Resolves when the offer is set and gathering ended (or timed out). */
+  readonly ready: Promise<void>;
+  close(): void;
+}
+
+/**
+ * Makes the offer of a coming connect() now (a page can do it while the person reads it): the
+ * peer, its two receive-only transceivers, the offer and ICE gathering, which otherwise sit
+ * between a click on "start" and the first request to the box.
+ */
+export function prepareOffer(options: Pick<ConnectOptions, "RTCPeerConnection" | "rtcConfiguration" | "iceGatheringTimeoutMs"> = {}): PreparedOffer {
+  const Peer = options.RTCPeerConnection ?? (globalThis as { RTCPeerConnection?: PeerCtor }).RTCPeerConnection;
+  if (!Peer) throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", { source: "local" });
+  const pc = new Peer(options.rtcConfiguration ?? {});
+  pc.addTransceiver("video", { direction: "recvonly" });
+  pc.addTransceiver("audio", { direction: "recvonly" });
+  const ready = pc
+    .createOffer()
+    .then((offer) => pc.setLocalDescription(offer))
+    .then(() => gathered(pc, options.iceGatheringTimeoutMs ?? 3_000));
+  ready.catch(() => undefined); // read by connect(); a failure there closes it
+  return { pc, ready, close: () => pc.close() };
 }
 
 export interface LiveMediaEvents {
@@ -187,13 +219,13 @@ export async function connectMedia(http: HttpCore, options: ConnectOptions = {})
   const Peer = options.RTCPeerConnection ?? g.RTCPeerConnection;
   if (!Peer) throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", { source: "local" });
   const startedAt = now();
-  const pc = new Peer(options.rtcConfiguration ?? {});
+  const usable = options.prepared && options.prepared.pc.signalingState === "have-local-offer" ? options.prepared : null;
+  if (options.prepared && !usable) options.prepared.close();
+  const prepared = usable ?? prepareOffer({ ...options, RTCPeerConnection: Peer });
+  const pc = prepared.pc;
   const media = new LiveMedia(http, pc, options.video ?? null, startedAt, options.MediaStream ?? g.MediaStream, options.on);
   try {
-    pc.addTransceiver("video", { direction: "recvonly" });
-    pc.addTransceiver("audio", { direction: "recvonly" });
-    await pc.setLocalDescription(await pc.createOffer());
-    await gathered(pc, options.iceGatheringTimeoutMs ?? 3_000);
+    await prepared.ready;
     media.mark("offer_ready");
     const offer = pc.localDescription!;
     const context = options.clientContext === false ? undefined : (options.clientContext ?? defaultContext());

@@ -4,7 +4,7 @@
 export { AvatarClient, type AvatarClientOptions } from "./avatar-client.ts";
 export { BoxClient, type BoxClientOptions } from "./box-client.ts";
 export { ChatStream, type ChatFrame, type ChatStreamEvents } from "./chat-stream.ts";
-export { LiveMedia, connectMedia, type ConnectOptions, type LiveMediaEvents, type MediaElementLike } from "./connect.ts";
+export { LiveMedia, connectMedia, prepareOffer, type PreparedOffer, type ConnectOptions, type LiveMediaEvents, type MediaElementLike } from "./connect.ts";
 export { Credentials, portalCredentialProvider, readGrant, renewDelayMs, type CredentialOption, type TokenGrant, type TokenProvider } from "./credentials.ts";
 export { AvatarApiError, ToolError, parseErrorBody, type ErrorSource } from "./errors.ts";
 export type { Handlers } from "./events.ts";

@@ -2,7 +2,7 @@
 // called, a refused autoplay answered by a "Turn the sound on" click), end, interrupt, and
 // "speaking" read from the audio actually arriving (the inbound track's level), so typed turns
 // and voice turns show the same state.
-import type { AvatarClient, LiveMedia } from "../../../../shared/client/index.ts";
+import type { AvatarClient, LiveMedia, PreparedOffer } from "../../../../shared/client/index.ts";
 import { byId } from "../dom.ts";
 import { explain } from "../words.ts";
 import type { CallState, EventLog, Latency } from "./panels.ts";
@@ -25,6 +25,8 @@ export class Call {
   private poller: ReturnType<typeof setInterval> | null = null;
   private loudAt = 0;
   private starting: Promise<void> | null = null;
+  /** The next call's offer, made while nobody waits (ICE gathering off the click's path). */
+  private prepared: PreparedOffer | null = null;
   face: string | null = null;
   private readonly video = byId<HTMLVideoElement>("avatar-video");
   private readonly overlay = byId("video-overlay");
@@ -38,6 +40,22 @@ export class Call {
       await this.media?.resumeMedia().catch((err) => hooks.problem(err));
       this.soundOn.hidden = true;
     });
+  }
+
+  /** Makes the next call's offer now (no-op without WebRTC; connect() says so when pressed). */
+  prepare(): void {
+    if (this.prepared) return;
+    try {
+      this.prepared = this.client.prepareConnect();
+    } catch {
+      this.prepared = null;
+    }
+  }
+
+  /** Closes the unused offer (the page is going away). */
+  unprepare(): void {
+    this.prepared?.close();
+    this.prepared = null;
   }
 
   get live(): boolean {
@@ -65,7 +83,9 @@ export class Call {
     log.add(`Starting the call with ${face}…`);
     const sentAt = performance.now();
     try {
-      const media = await this.client.connect({ video: this.video, avatar: face });
+      const prepared = this.prepared;
+      this.prepared = null;
+      const media = await this.client.connect({ video: this.video, avatar: face, prepared });
       this.media = media;
       this.face = media.answer?.avatar ?? face;
       latency.ms("connect", performance.now() - sentAt);
@@ -122,6 +142,7 @@ export class Call {
     this.poller = null;
     this.media?.close();
     this.media = null;
+    if (document.visibilityState !== "hidden") this.prepare();
     this.soundOn.hidden = true;
     this.overlay.hidden = false;
     this.overlay.querySelector("p")!.textContent = "Start a call to see and hear the avatar.";
