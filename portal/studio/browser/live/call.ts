@@ -11,6 +11,9 @@ const SPEAKING_LEVEL = 0.01;
 const QUIET_AFTER_MS = 700;
 /** No video packet for this long: the box ended the call (idle window, maximum length, a restart). */
 const SILENT_CALL_MS = 5_000;
+/** The studio's tabs in this browser tell each other when one takes the box's single live session. */
+const TABS_CHANNEL = "avatar-studio-calls";
+export const MOVED_TO_ANOTHER_TAB = "This call moved to another tab of the studio: the box streams one live session at a time. Press Start call here to take it back.";
 
 export interface CallHooks {
   state: CallState;
@@ -32,10 +35,20 @@ export class Call {
   private readonly overlay = byId("video-overlay");
   private readonly soundOn = byId<HTMLButtonElement>("sound-on");
 
+  private readonly tabId = Math.random().toString(36).slice(2);
+  private readonly tabs: BroadcastChannel | null = typeof BroadcastChannel === "function" ? new BroadcastChannel(TABS_CHANNEL) : null;
+
   constructor(
     private readonly client: AvatarClient,
     private readonly hooks: CallHooks,
   ) {
+    // Another tab started a call: the box has already closed this one, say so at once (not after the video stops).
+    this.tabs?.addEventListener("message", (e: MessageEvent<{ started?: string }>) => {
+      if (!e.data?.started || e.data.started === this.tabId || !this.media) return;
+      this.drop();
+      hooks.log.add("Another tab of the studio started a call: this one ended.", "error");
+      hooks.problem(new Error(MOVED_TO_ANOTHER_TAB));
+    });
     this.soundOn.addEventListener("click", async () => {
       await this.media?.resumeMedia().catch((err) => hooks.problem(err));
       this.soundOn.hidden = true;
@@ -89,6 +102,7 @@ export class Call {
       this.media = media;
       this.face = media.answer?.avatar ?? face;
       latency.ms("connect", performance.now() - sentAt);
+      this.tabs?.postMessage({ started: this.tabId });
       log.add(`Call answered: avatar ${this.face}${media.answer?.idle_stand_in ? " (another face's idle clip stands in while this one is prepared)" : ""}.`);
       media.on({
         playing: ({ muted }) => {
