@@ -75,15 +75,21 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize(SIZES.desktop);
 }
 
-/** The link the portal printed on its console for `email` (the outbox mailer's log line). */
-export async function printedLink(portal: PortalProcess, email: string): Promise<string> {
+const mailLines = (portal: PortalProcess, email: string) => portal.stderr.filter((l) => l.includes(`sign-in mail for ${email}`));
+
+/**
+ * The link the portal printed on its console for `email` (the outbox mailer's log line): the
+ * newest, or with `after` (a count of earlier mails) one newer than those — a rate-limited request
+ * (5 links per address per 15 minutes) prints none, and this fails instead of reusing a spent link.
+ */
+export async function printedLink(portal: PortalProcess, email: string, after = 0): Promise<string> {
   let link = "";
   await expect
     .poll(() => {
-      const line = [...portal.stderr].reverse().find((l) => l.includes(`sign-in mail for ${email}`));
-      link = /sign-in link: (\S+)/.exec(line ?? "")?.[1] ?? "";
+      const lines = mailLines(portal, email);
+      link = lines.length > after ? (/sign-in link: (\S+)/.exec(lines.at(-1)!)?.[1] ?? "") : "";
       return link;
-    }, { message: "the sign-in link on the portal's console" })
+    }, { message: `a new sign-in link for ${email} on the portal's console (at most 5 per address per 15 minutes)` })
     .toMatch(/\/auth\/callback\?token=/);
   return link;
 }
@@ -91,10 +97,11 @@ export async function printedLink(portal: PortalProcess, email: string): Promise
 /** Signs `email` in on `page` through the sign-in form and the printed link; the page ends on /studio. */
 export async function signIn(page: Page, studio: Studio, email: string = ADMIN): Promise<void> {
   await page.goto(`${studio.url}/studio/sign-in`);
+  const before = mailLines(studio.portal, email).length;
   await page.getByLabel("E-mail address").fill(email);
   await page.getByRole("button", { name: "Send me a sign-in link" }).click();
   await page.locator("#sign-in-sent").waitFor();
-  await page.goto(await printedLink(studio.portal, email));
+  await page.goto(await printedLink(studio.portal, email, before));
   await expect(page).toHaveURL(/\/studio$/);
 }
 
