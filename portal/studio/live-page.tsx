@@ -1,8 +1,115 @@
 /** @jsxImportSource hono/jsx */
 // Implements: the live page of the studio (issue 13 item 2): the avatar stream, pickers, the typed
-// box (chat or talk), the microphone, state, readiness in words, latency and the event log. The
+// box (chat or talk), the microphone, state, readiness in words, latency, the event log and the
+// persona panel (system prompt, models, reasoning, emotion, system and custom tools). The
 // server renders the skeleton; the script (portal/studio/browser/live) fills it from the box.
 import { Shell } from "./layout.tsx";
+
+/** What each system tool lets the avatar do (System tools; System-tool wire frames). */
+export const SYSTEM_TOOL_WORDS: [name: string, title: string, sentence: string][] = [
+  ["end_call", "End the call", "The avatar may end the call itself, for example when the person says goodbye."],
+  ["skip_turn", "Wait for more", "The avatar may stay silent and keep listening when the person has not finished (after “let me think”, or words cut off mid-sentence)."],
+  ["pause_conversation", "Pause", "The avatar may pause the conversation for up to 90 seconds when asked to wait; speaking or Resume ends the pause."],
+  ["change_language", "Change language", "The avatar may switch to another language when asked (English, Spanish, French, German, Italian, Portuguese, Hindi, Japanese), changing voice if it must."],
+];
+
+/** The persona: prompt, models, reasoning, emotion, system tools and custom tools (filled by the script). */
+function PersonaCard() {
+  return (
+    <section class="card persona" aria-labelledby="persona-h">
+      <details id="persona-panel">
+        <summary>
+          <h2 id="persona-h">Persona</h2>
+          <span class="hint">Prompt, models and tools</span>
+        </summary>
+        <form id="persona-form" novalidate>
+          <p id="persona-status" class="result" role="status">
+            Loading the persona…
+          </p>
+          <div class="field">
+            <label for="persona-prompt">System prompt</label>
+            <textarea id="persona-prompt" rows={6} aria-describedby="persona-prompt-hint persona-prompt-count persona-prompt-error"></textarea>
+            <p id="persona-prompt-hint" class="hint">
+              Everything the persona knows and how it behaves: the whole of its knowledge.
+            </p>
+            <p id="persona-prompt-count" class="hint counter" aria-live="off"></p>
+            <p id="persona-prompt-error" class="field-error" hidden></p>
+          </div>
+          <div class="field">
+            <label for="persona-model">Quality model</label>
+            <select id="persona-model" aria-describedby="persona-model-facts persona-model-error"></select>
+            <p id="persona-model-facts" class="hint"></p>
+            <p id="persona-model-error" class="field-error" hidden></p>
+          </div>
+          <div class="field">
+            <label for="persona-live-model">Live model</label>
+            <select id="persona-live-model" aria-describedby="persona-live-model-facts persona-live-model-error"></select>
+            <p id="persona-live-model-facts" class="hint"></p>
+            <p id="persona-live-model-error" class="field-error" hidden></p>
+            <p id="persona-models-note" class="hint"></p>
+          </div>
+          <div class="field">
+            <label for="persona-reasoning">Reasoning level</label>
+            <select id="persona-reasoning" aria-describedby="persona-reasoning-hint persona-reasoning-error"></select>
+            <p id="persona-reasoning-hint" class="hint"></p>
+            <p id="persona-reasoning-error" class="field-error" hidden></p>
+          </div>
+          <div class="check">
+            <input id="persona-emotion" type="checkbox" aria-describedby="persona-emotion-hint persona-emotion-error" />
+            <label for="persona-emotion">Emotion responsiveness</label>
+          </div>
+          <p id="persona-emotion-hint" class="hint check-hint">
+            On: the avatar picks a delivery tone to suit what it says. Off: it always speaks neutrally.
+          </p>
+          <p id="persona-emotion-error" class="field-error" hidden></p>
+          <fieldset id="persona-system-tools" class="persona-group" aria-describedby="persona-system-tools-hint persona-system-tools-error">
+            <legend>System tools</legend>
+            <p id="persona-system-tools-hint" class="hint">
+              Offered in voice sessions (the microphone) only, never on typed turns.
+            </p>
+            {SYSTEM_TOOL_WORDS.map(([name, title, sentence]) => (
+              <div class="check">
+                <input id={`system-tool-${name}`} type="checkbox" name="system_tools" value={name} />
+                <label for={`system-tool-${name}`}>
+                  {title} <code>{name}</code>
+                  <span class="check-sentence">{sentence}</span>
+                </label>
+              </div>
+            ))}
+            <p id="persona-system-tools-error" class="field-error" hidden></p>
+          </fieldset>
+          <div class="persona-group">
+            <h3>Built-in tools</h3>
+            <p class="hint">
+              <code>calculate</code>, <code>current_time</code>, <code>weather</code>, <code>lookup_wikipedia</code> and <code>fetch_url</code> run on the box. Whoever runs the box switches them on or off for everyone; there is no switch here.
+            </p>
+          </div>
+          <fieldset class="persona-group" aria-describedby="persona-tools-hint">
+            <legend>Custom tools</legend>
+            <p id="persona-tools-hint" class="hint">
+              Tools your application answers. On this page, each is answered with the JSON you set for it (at most 10 tools).
+            </p>
+            <p id="persona-tools-empty" class="hint">
+              No custom tools yet.
+            </p>
+            <ol id="persona-tools" class="tool-list"></ol>
+            <p id="persona-tools-error" class="field-error" hidden></p>
+            <button type="button" id="add-tool" aria-describedby="add-tool-hint">
+              Add a tool
+            </button>
+            <p id="add-tool-hint" class="hint"></p>
+          </fieldset>
+          <div class="actions">
+            <button type="submit" id="save-persona" class="primary">
+              Save the persona
+            </button>
+          </div>
+          <p id="persona-result" class="result" role="status"></p>
+        </form>
+      </details>
+    </section>
+  );
+}
 
 export function LivePage(props: { email: string; admin: boolean }) {
   return (
@@ -125,6 +232,7 @@ export function LivePage(props: { email: string; admin: boolean }) {
                 <audio id="preview-audio" hidden></audio>
               </div>
             </section>
+            <PersonaCard />
             <section class="card" aria-labelledby="ready-h">
               <h2 id="ready-h">Readiness</h2>
               <ul id="readiness" class="readiness">

@@ -178,6 +178,39 @@ dialog::backdrop { background: rgba(17, 24, 39, 0.55); }
   .state { justify-content: center; }
 }
 @media (prefers-reduced-motion: no-preference) { button, .avatar-card { transition: background-color 0.12s, border-color 0.12s; } }
+
+/* live: persona panel (browser/live/persona.ts) */
+.persona > details > summary { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 12px; min-height: 44px; cursor: pointer; list-style: none; border-radius: 6px; }
+.persona > details > summary::-webkit-details-marker { display: none; }
+.persona > details > summary::before { content: ""; flex: 0 0 auto; width: 0; height: 0; border-left: 8px solid var(--text); border-top: 6px solid transparent; border-bottom: 6px solid transparent; }
+.persona > details[open] > summary::before { transform: rotate(90deg); }
+.persona > details[open] > summary { margin-bottom: 12px; }
+.persona summary h2 { margin: 0; }
+.persona .counter { margin: 4px 0 0; font-variant-numeric: tabular-nums; }
+.persona .counter.over { color: var(--err-text); font-weight: 600; }
+.field-error { color: var(--err-text); font-weight: 600; font-size: 0.9rem; margin: 4px 0 0; overflow-wrap: anywhere; }
+.field-error[hidden] { display: none; }
+.persona [aria-invalid="true"] { border-color: var(--err-line); box-shadow: 0 0 0 1px var(--err-line); }
+.persona textarea.mono { font-size: 0.85rem; }
+.persona code { overflow-wrap: anywhere; }
+.check { display: flex; align-items: flex-start; gap: 10px; margin: 0 0 10px; min-width: 0; }
+.check input { flex: 0 0 auto; width: 20px; height: 20px; min-height: 0; margin: 2px 0 0; padding: 0; accent-color: var(--primary); }
+.check label { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+.check-sentence { display: block; font-weight: 400; font-size: 0.9rem; color: var(--muted); }
+.check-hint { margin: -6px 0 8px 30px; }
+.persona-group { margin: 18px 0 14px; padding-top: 12px; border-top: 1px solid var(--line); }
+.persona-group > legend { float: left; width: 100%; margin-bottom: 6px; }
+.persona-group > legend + * { clear: both; }
+.persona-group > h3 { font-size: 1rem; margin-bottom: 4px; }
+.tool-list { list-style: none; margin: 8px 0 10px; padding: 0; display: grid; gap: 12px; }
+.tool-list:empty { display: none; }
+.tool-row > fieldset { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px 12px; background: #f8f9fb; min-width: 0; }
+.tool-row legend { padding: 0 4px; overflow-wrap: anywhere; max-width: 100%; }
+.tool-options { display: flex; flex-wrap: wrap; gap: 0 12px; }
+.tool-options > .field { flex: 1 1 180px; min-width: 0; }
+.tool-options > .field:last-child { flex: 0 1 180px; }
+.tool-row .actions { margin-top: 4px; }
+.tool-row .mode-hint { margin: -6px 0 12px; }
 `;
 
 /** The base, then each page's own rules. */

@@ -1,5 +1,7 @@
 // The live page: one AvatarClient on this origin whose credential is minted by the portal
 // (`POST /auth/session/credential`) and renewed before it ages out; the page never holds a key.
+// `window.avatarStudio.registerTool(name, handler)` lets an integrator answer a custom tool from
+// the console (it returns the unregister function).
 import { AvatarClient, portalCredentialProvider, type TokenProvider } from "../../../../shared/client/index.ts";
 import { byId, Notices } from "../dom.ts";
 import { toSignIn } from "../portal-api.ts";
@@ -7,8 +9,10 @@ import { explain } from "../words.ts";
 import { Call } from "./call.ts";
 import { MicControl } from "./mic.ts";
 import { Captions, CallState, EventLog, Latency } from "./panels.ts";
+import { PersonaPanel } from "./persona.ts";
 import { Pickers } from "./pickers.ts";
 import { ReadinessWatch } from "./readiness.ts";
+import { PageTools, ToolView } from "./tools.ts";
 import { TypedTurns } from "./turns.ts";
 
 export function startLive(): void {
@@ -55,6 +59,12 @@ export function startLive(): void {
     notices.set("problem", "error", p.text, [{ label: "Dismiss", run: () => notices.clear("problem") }]);
   }
 
+  // Custom tools: one registry for typed turns and the microphone socket, filled before any call.
+  const toolView = new ToolView(captions, log);
+  const pageTools = new PageTools(client, toolView);
+  window.avatarStudio = { registerTool: (name, handler) => pageTools.registerFromConsole(name, handler) };
+  const persona = new PersonaPanel(client, pageTools, log, problem);
+
   const call = new Call(client, { state, log, latency, problem });
   let mic: MicControl | null = null;
   const pickers = new Pickers(
@@ -74,9 +84,13 @@ export function startLive(): void {
       pickers.unavailable(`The avatars and voices appear here when the box answers. ${explain(err).kind === "box_stopped" ? "" : explain(err).text}`.trim());
       problem(err);
     });
-  const readiness = new ReadinessWatch(client, byId("readiness"), notices, log, admin, () => void loadPickers(), problem, voiceNotice);
-  const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice });
-  mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice });
+  const boxUp = () => {
+    void loadPickers();
+    void persona.load();
+  };
+  const readiness = new ReadinessWatch(client, byId("readiness"), notices, log, admin, boxUp, problem, voiceNotice);
+  const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice, tools: toolView });
+  mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice, tools: toolView });
   byId("voice").addEventListener("change", () => mic?.configure());
 
   startBtn.addEventListener("click", () => {
@@ -93,9 +107,15 @@ export function startLive(): void {
     void call.interrupt().catch(problem);
   });
   byId("clear-log").addEventListener("click", () => log.clear());
-  window.addEventListener("pagehide", () => call.drop());
+  window.addEventListener("pagehide", () => {
+    call.drop();
+    call.unprepare();
+  });
+  // The first call's offer is made while the person looks at the page; each later one when the call before it ends.
+  call.prepare();
 
   log.add("Studio opened.");
   void readiness.check();
   void loadPickers();
+  void persona.load();
 }

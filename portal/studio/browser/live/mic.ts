@@ -7,6 +7,7 @@ import { explain } from "../words.ts";
 import type { Call } from "./call.ts";
 import type { Captions, CallState, EventLog, Latency } from "./panels.ts";
 import type { Pickers } from "./pickers.ts";
+import type { ToolView } from "./tools.ts";
 
 export interface MicDeps {
   client: AvatarClient;
@@ -18,6 +19,7 @@ export interface MicDeps {
   latency: Latency;
   notices: Notices;
   voiceNotice: (notice: string) => void;
+  tools: ToolView;
 }
 
 const TAIL_MS = 400;
@@ -152,8 +154,7 @@ export class MicControl {
         if (f.bargein) log.add("You took the floor back: the avatar stopped.");
       },
       action: (f) => {
-        captions.chip(`Action: ${f.label || f.name}`);
-        log.add(`Action ${f.name}${f.reason ? ` (${f.reason})` : ""}: ${f.label}`);
+        this.d.tools.action(f);
         if (typeof f.paused !== "boolean") return;
         state.set({ paused: f.paused });
         if (f.paused) notices.set("paused", "info", `The avatar paused the conversation${f.max_seconds ? ` (for up to ${f.max_seconds} s)` : ""}. Speak to go on, or:`, [{ label: "Resume", run: () => s.resume() }]);
@@ -164,8 +165,8 @@ export class MicControl {
       reply_error: (f) => log.add(`The reply failed: ${f.error}`, "error"),
       metric: (f) => latency.ms("voice_turn", f.first_audio_ms),
       voice_notice: (f) => this.d.voiceNotice(f.notice),
-      tool: (f) => captions.chip(`Tool: ${f.label || f.name}`),
-      tool_call_failed: (f) => captions.chip(`Tool ${f.name} failed: ${f.reason}`, true),
+      // The same tool frames and handlers as typed Chat turns (one registry on the client).
+      ...this.d.tools.frames(),
       session_end: () => {
         log.add("The avatar ended the call.");
         this.stop();

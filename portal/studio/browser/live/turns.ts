@@ -1,10 +1,12 @@
 // The typed box: Chat (`POST /api/chat` read as NDJSON: clauses as captions, tool frames as they
-// happen, the closing `reply` authoritative) or Talk (`POST /api/talk`, spoken as written).
+// happen and answered by the page's tool handlers, the closing `reply` authoritative) or Talk
+// (`POST /api/talk`, spoken as written).
 import { AvatarApiError, type AvatarClient, type ChatStream } from "../../../../shared/client/index.ts";
 import { byId } from "../dom.ts";
 import type { Call } from "./call.ts";
 import type { Captions, CallState, EventLog, Latency } from "./panels.ts";
 import type { Pickers } from "./pickers.ts";
+import type { ToolView } from "./tools.ts";
 
 export interface TurnDeps {
   client: AvatarClient;
@@ -16,6 +18,7 @@ export interface TurnDeps {
   latency: Latency;
   problem: (err: unknown) => void;
   voiceNotice: (notice: string) => void;
+  tools: ToolView;
 }
 
 /** How long after a turn's answer "thinking" may wait for the first sound. */
@@ -102,17 +105,8 @@ export class TypedTurns {
       timing: (t) => t.mark === "first_chunk" && latency.ms("chat_first", t.ms),
       // "Thinking" lasts until the words are heard (the call's audio ends it), not until they are written.
       reply_chunk: (f) => captions.avatarChunk(f.text),
-      tool: (f) => {
-        captions.chip(`Tool: ${f.label || f.name}`);
-        log.add(`Tool running: ${f.label || f.name}.`);
-      },
-      tool_call_started: (f) => log.add(`Tool call ${f.name} started (${f.mode === "await_result" ? "waits for its result" : "fire and forget"}).`),
-      tool_call: (f) => log.add(`Tool call ${f.name} asks this page for a result (no handler here: answered “not handled”).`),
-      tool_call_completed: (f) => log.add(`Tool call ${f.name} completed in ${f.duration_ms} ms.`),
-      tool_call_failed: (f) => {
-        captions.chip(`Tool ${f.name} failed: ${f.reason}`, true);
-        log.add(`Tool call ${f.name} failed: ${f.reason}.`, "error");
-      },
+      // Tool frames as they happen; the calls are answered from the page's handlers (live/tools.ts).
+      ...this.d.tools.frames(),
       reply: (f) => {
         captions.avatarDone(f.reply);
         latency.ms("chat_done", performance.now() - sentAt);
