@@ -83,6 +83,8 @@ test("the studio's microphone: captions, a spoken reply, and a barge-in over it"
 
   await test.step("speaking over the avatar takes the floor back", async () => {
     await expect(page.locator("#event-log")).toContainText("You took the floor back", { timeout: 30_000 });
+    // The latency panel: from the voice's onset (as this page sent it) to the avatar's audio going quiet here.
+    await expect(page.locator("#latency [data-latency=barge_in]")).toHaveText(/^\d+ ms$/);
     await expect(page.locator("#captions")).toContainText("please book a table for two", { timeout: 20_000 });
     await expect(page.locator("#captions")).toContainText("For what time would you like the table?", { timeout: 20_000 });
     // The long answer was cut: its last sentence never became a caption.

@@ -70,7 +70,7 @@ export abstract class BoxSocket<F extends object> {
   private stopped = true;
   private attempts = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private startedAt = 0;
+  protected startedAt = 0;
   private readyPromise: Promise<void> | null = null;
   private settleReady: { resolve(): void; reject(e: unknown): void } | null = null;
 

@@ -212,4 +212,24 @@ describe("frames on sockets", () => {
     voice.end();
     await server.until(() => server.connections[1].received.some((f) => f.type === "bye"));
   });
+
+  it("voice: a `voice_onset` mark when the sent audio turns loud after 400 ms of quiet, not on every loud frame", async () => {
+    server.onConnection = (c) => c.send({ type: "ready", sample_rate: 16000, voice_origin: "box" });
+    const voice = client().voice();
+    const onsets: number[] = [];
+    voice.on({ timing: (t) => t.mark === "voice_onset" && onsets.push(t.ms) });
+    await voice.open();
+    const frame = (amp: number) => new Int16Array(320).map((_, i) => (i % 2 ? amp : -amp));
+    voice.sendPcm(frame(50)); // quiet: no onset
+    voice.sendPcm(frame(4000)); // loud: onset
+    voice.sendPcm(frame(4000)); // still loud: none
+    voice.sendPcm(frame(50));
+    voice.sendPcm(frame(4000)); // loud again after a few ms of quiet: the same onset
+    expect(onsets).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 450));
+    voice.sendPcm(frame(4000)); // after 400 ms of quiet: a new onset
+    expect(onsets).toHaveLength(2);
+    expect(onsets[1]).toBeGreaterThan(onsets[0]);
+    voice.close();
+  });
 });

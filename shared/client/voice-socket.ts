@@ -3,7 +3,7 @@
 // the seventeen event types out; `metric` as the per-turn latency mark. In a browser the
 // microphone is captured here; elsewhere the caller feeds PCM with sendPcm().
 import type { HttpCore } from "./http.ts";
-import { BoxSocket, type SocketOptions } from "./socket-base.ts";
+import { BoxSocket, now, type SocketOptions } from "./socket-base.ts";
 import type { ToolRegistry } from "./tools.ts";
 import { openMicrophone, type Microphone, type MicrophoneEvents, type MicrophoneOptions } from "./microphone.ts";
 import type { VoiceFrames } from "./wire.ts";
@@ -26,6 +26,10 @@ const KNOWN = new Set([
   "session_end", "voice_notice", "auth_required", "auth_state", "error", "session_expired",
   "tool_call_started", "tool_call", "tool_call_completed", "tool_call_failed",
 ]);
+
+/** Sent audio this loud (s16 RMS, about −35 dBFS) after ONSET_QUIET_MS below it is a voice onset. */
+const ONSET_RMS = 600;
+const ONSET_QUIET_MS = 400;
 
 export class VoiceSocket extends BoxSocket<VoiceFrames & VoiceLocalEvents> {
   protected readonly path = "/api/voice/ws";
@@ -74,6 +78,22 @@ export class VoiceSocket extends BoxSocket<VoiceFrames & VoiceLocalEvents> {
   sendPcm(pcm: Int16Array): void {
     if (this.ready === null) return; // audio before `ready` is dropped by the box
     this.sendBinary(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+    this.watchOnset(pcm);
+  }
+
+  private loudAt = -Infinity;
+
+  /**
+   * A `timing` mark `voice_onset` (ms since open()) when the sent audio turns loud after a quiet
+   * spell: where the person started speaking as this side heard it, for barge-in latency.
+   */
+  private watchOnset(pcm: Int16Array): void {
+    let sum = 0;
+    for (let i = 0; i < pcm.length; i++) sum += pcm[i] * pcm[i];
+    if (pcm.length === 0 || Math.sqrt(sum / pcm.length) < ONSET_RMS) return;
+    const t = now();
+    if (t - this.loudAt > ONSET_QUIET_MS) this.mark("voice_onset", t - this.startedAt);
+    this.loudAt = t;
   }
 
   /**

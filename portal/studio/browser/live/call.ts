@@ -9,6 +9,8 @@ import type { CallState, EventLog, Latency } from "./panels.ts";
 
 const SPEAKING_LEVEL = 0.01;
 const QUIET_AFTER_MS = 700;
+/** A voice onset the box did not answer with a barge-in within this long was not one. */
+const BARGE_WATCH_MS = 6_000;
 /** No video packet for this long: the box ended the call (idle window, maximum length, a restart). */
 const SILENT_CALL_MS = 5_000;
 /** The studio's tabs in this browser tell each other when one takes the box's single live session. */
@@ -27,6 +29,10 @@ export class Call {
   private media: LiveMedia | null = null;
   private poller: ReturnType<typeof setInterval> | null = null;
   private loudAt = 0;
+  /** When the person's voice began over the speaking avatar (performance.now()), until the avatar went quiet. */
+  private bargeOnset: number | null = null;
+  /** The box said the person took the floor (`state {bargein: true}`) since that onset. */
+  private bargeConfirmed = false;
   private starting: Promise<void> | null = null;
   /** The next call's offer, made while nobody waits (ICE gathering off the click's path). */
   private prepared: PreparedOffer | null = null;
@@ -150,6 +156,21 @@ export class Call {
     this.hooks.log.add("Interrupted: the avatar stops at the next frame.");
   }
 
+  /**
+   * The microphone heard the person start speaking: if the avatar is speaking, the time until its
+   * audio arriving here goes quiet is the barge-in latency as the person lives it.
+   */
+  voiceOnset(at = performance.now()): void {
+    if (!this.media || !this.hooks.state.audioSpeaking) return;
+    this.bargeOnset = at;
+    this.bargeConfirmed = false;
+  }
+
+  /** The box interrupted the avatar for the person: the figure is taken at the first quiet moment after this. */
+  bargedIn(): void {
+    if (this.bargeOnset !== null) this.bargeConfirmed = true;
+  }
+
   /** Forgets the media here (the box notices the closed connection). */
   drop(): void {
     if (this.poller) clearInterval(this.poller);
@@ -170,15 +191,23 @@ export class Call {
   private watchAudio(media: LiveMedia): void {
     let packets = -1;
     let packetsAt = performance.now();
+    let energy: { total: number; seconds: number } | null = null;
     this.poller = setInterval(async () => {
       const stats = await media.pc.getStats().catch(() => null);
       if (this.media !== media) return;
       let level = 0;
       let video = 0;
-      stats?.forEach((s: { type?: string; kind?: string; audioLevel?: number; packetsReceived?: number }) => {
+      type Inbound = { type?: string; kind?: string; audioLevel?: number; totalAudioEnergy?: number; totalSamplesDuration?: number; packetsReceived?: number };
+      stats?.forEach((s: Inbound) => {
         if (s.type !== "inbound-rtp") return;
-        if (s.kind === "audio" && typeof s.audioLevel === "number") level = s.audioLevel;
         if (s.kind === "video") video += s.packetsReceived ?? 0;
+        if (s.kind !== "audio") return;
+        // The mean level over this poll's audio (energy difference), not the smoothed audioLevel.
+        if (typeof s.totalAudioEnergy === "number" && typeof s.totalSamplesDuration === "number") {
+          const [e, d] = energy ? [s.totalAudioEnergy - energy.total, s.totalSamplesDuration - energy.seconds] : [0, 0];
+          energy = { total: s.totalAudioEnergy, seconds: s.totalSamplesDuration };
+          level = d > 0 ? Math.sqrt(Math.max(0, e) / d) : 0;
+        } else if (typeof s.audioLevel === "number") level = s.audioLevel;
       });
       const now = performance.now();
       if (video !== packets) [packets, packetsAt] = [video, now];
@@ -189,10 +218,18 @@ export class Call {
         return;
       }
       if (level > SPEAKING_LEVEL) this.loudAt = now;
+      else if (this.bargeOnset !== null && this.bargeConfirmed) {
+        // The first quiet stretch after the person's voice began: the avatar stopped (or ducked) for them.
+        const ms = Math.max(0, this.loudAt - this.bargeOnset);
+        this.hooks.latency.ms("barge_in", ms);
+        this.hooks.log.add(`Barge-in: the avatar went quiet ${Math.round(ms)} ms after your voice began.`);
+        this.bargeOnset = null;
+      }
+      if (this.bargeOnset !== null && now - this.bargeOnset > BARGE_WATCH_MS) this.bargeOnset = null; // it talked on: no barge-in
       const speaking = now - this.loudAt < QUIET_AFTER_MS;
       if (speaking !== this.hooks.state.audioSpeaking) {
         this.hooks.state.set({ audioSpeaking: speaking, ...(speaking ? { thinking: false } : {}) });
       }
-    }, 150);
+    }, 100);
   }
 }

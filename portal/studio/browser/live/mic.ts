@@ -136,7 +136,10 @@ export class MicControl {
   private wire(s: VoiceSocket): void {
     const { captions, state, log, latency, notices } = this.d;
     s.on({
-      timing: (t) => t.mark === "ready" && latency.ms("voice_ready", t.ms),
+      timing: (t) => {
+        if (t.mark === "ready") latency.ms("voice_ready", t.ms);
+        if (t.mark === "voice_onset") this.d.call.voiceOnset();
+      },
       mic_state: ({ state: m, message }) => {
         if (m === "pending") this.say("Asking the browser for the microphone…");
         if (m === "denied" || m === "unavailable") {
@@ -151,7 +154,10 @@ export class MicControl {
       state: (f) => {
         if (typeof f.thinking === "boolean") state.set({ thinking: f.thinking });
         if (typeof f.speaking === "boolean") state.set({ socketSpeaking: f.speaking });
-        if (f.bargein) log.add("You took the floor back: the avatar stopped.");
+        if (f.bargein) {
+          log.add("You took the floor back: the avatar stopped.");
+          this.d.call.bargedIn();
+        }
       },
       action: (f) => {
         this.d.tools.action(f);

@@ -118,6 +118,7 @@ const LATENCY_ROWS: [string, string][] = [
   ["chat_done", "Chat: send → whole reply"],
   ["talk", "Talk: send → queued to speak"],
   ["voice_turn", "Voice: end of speech → first audio"],
+  ["barge_in", "Barge-in: your voice → avatar quiet"],
   ["voice_ready", "Microphone socket → listening"],
 ];
 
