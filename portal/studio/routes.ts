@@ -53,7 +53,7 @@ const PAGE_HEADERS: Record<string, string> = {
   "Cache-Control": "no-store",
   "Referrer-Policy": "same-origin",
   "X-Content-Type-Options": "nosniff",
-  "Permissions-Policy": "microphone=(self), camera=(), geolocation=()",
+  "Permissions-Policy": "microphone=(self), camera=(self), geolocation=()",
 };
 
 /** FNV-1a, enough to tell one stylesheet from the next. */

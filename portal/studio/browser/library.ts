@@ -1,2 +1,3 @@
-// The Avatars page's script (portal/studio/library-page.tsx renders its skeleton).
-export function startLibrary(): void {}
+// The Avatars page's script (portal/studio/library-page.tsx renders its skeleton); its parts are
+// in ./library/.
+export { startLibrary } from "./library/index.ts";

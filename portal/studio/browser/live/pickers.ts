@@ -1,7 +1,12 @@
 // Avatar, tone, voice engine and voice pickers, from the box's own lists (`GET /api/avatars`,
-// `GET /api/voices`), with stills and voice samples fetched with the page's credential.
+// `GET /api/voices`), with stills and voice samples fetched with the page's credential. The avatar
+// grid has three parts: Stock, Yours (the box's uploaded faces, and the library's rows that are not
+// loaded here yet, from `GET /auth/avatars`) and the Public library (`GET /auth/avatars/public`);
+// `/studio?avatar=<id>` picks that avatar (the Avatars page's "Use in the live studio").
 import type { AvatarClient, AvatarGroup, LoadedAvatars, VoiceCatalogue, VoiceGroup } from "../../../../shared/client/index.ts";
+import type { LibraryRecord, PublicLibraryRecord } from "../../../avatars/schema.ts";
 import { byId, h } from "../dom.ts";
+import { portalJson } from "../portal-api.ts";
 import { explain, voiceGroupWords } from "../words.ts";
 import type { EventLog } from "./panels.ts";
 
@@ -22,8 +27,24 @@ function saved(): Saved {
   }
 }
 
+/** The avatar asked for in the address (`?avatar=<id or variant id>`), as its group id. */
+function askedAvatar(): string | null {
+  const raw = new URLSearchParams(location.search).get("avatar")?.trim();
+  return raw ? raw.split("__")[0] : null;
+}
+
+/** Drops `?avatar=` from the address once it was picked (a reload keeps the remembered pick instead). */
+function forgetAsked(): void {
+  const url = new URL(location.href);
+  url.searchParams.delete("avatar");
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+}
+
 export class Pickers {
   private avatars: LoadedAvatars | null = null;
+  /** The person's library (portal) and the public library; null when they could not be read. */
+  private library: LibraryRecord[] | null = null;
+  private publicRows: PublicLibraryRecord[] | null = null;
   private catalogue: VoiceCatalogue | null = null;
   private readonly stills = new Map<string, string>();
   private readonly grid = byId("avatar-picker");
@@ -62,9 +83,17 @@ export class Pickers {
   }
 
   async load(): Promise<void> {
-    const [avatars, voices] = await Promise.allSettled([this.client.avatars(), this.client.voices()]);
+    const [avatars, voices, library, publicRows] = await Promise.allSettled([
+      this.client.avatars(),
+      this.client.voices(),
+      portalJson<{ avatars: LibraryRecord[] }>("GET", "/auth/avatars"),
+      portalJson<{ avatars: PublicLibraryRecord[] }>("GET", "/auth/avatars/public"),
+    ]);
     if (avatars.status === "rejected") throw avatars.reason;
     this.avatars = avatars.value;
+    // The library only labels and adds cards: without it the box's own list still works.
+    this.library = library.status === "fulfilled" ? library.value.avatars : null;
+    this.publicRows = publicRows.status === "fulfilled" ? publicRows.value.avatars : null;
     this.renderAvatars();
     if (voices.status === "fulfilled") {
       this.catalogue = voices.value;
@@ -125,32 +154,77 @@ export class Pickers {
 
   private renderAvatars(): void {
     const a = this.avatars!;
+    const asked = askedAvatar();
+    const askedHere = asked !== null && a.groups.some((g) => g.id === asked);
+    if (askedHere) {
+      this.remember({ avatar: asked, tone: undefined });
+      forgetAsked();
+      this.log.add(`Avatar ${asked} picked from the Avatars page.`);
+    }
     const chosen = a.groups.some((g) => g.id === this.pick.avatar) ? this.pick.avatar : a.active_group;
     const legend = this.grid.querySelector("legend")!;
     this.grid.replaceChildren(legend);
-    if (!a.groups.length) this.grid.append(h("p", { class: "hint" }, "The box has no avatars loaded yet."));
-    for (const g of a.groups) {
-      const img = h("img", { alt: "", width: 96, height: 96, hidden: true });
-      const still = h("span", { class: "no-still", "aria-hidden": "true" });
-      const preparing = g.variants.every((v) => a.preparing.includes(v));
-      const card = h(
-        "label",
-        { class: "avatar-card" },
-        h("input", { type: "radio", name: "avatar", value: g.id, checked: g.id === chosen }),
-        img,
-        still,
-        h("span", { class: "name" }, g.label || g.id),
-        h("span", { class: `badge${g.stock ? " muted" : " own"}` }, preparing ? "Preparing" : g.stock ? "Stock" : "Yours"),
-      );
-      this.grid.append(card);
-      void this.still(g.preview).then((url) => {
-        if (!url) return;
-        img.src = url;
-        img.hidden = false;
-        still.remove();
-      });
+    if (asked !== null && !askedHere) {
+      const row = this.library?.find((r) => r.avatar_id === asked);
+      const why = row?.state === "preparing" ? "it is still being prepared (reload this page in a moment)" : row?.state === "failed" ? "it could not be prepared" : "it is not on this box";
+      this.grid.append(h("p", { class: "hint picker-asked", role: "status" }, `The avatar “${row?.name ?? asked}” cannot be picked: ${why}. Another one is picked meanwhile.`));
     }
+    if (!a.groups.length) this.grid.append(h("p", { class: "hint" }, "The box has no avatars loaded yet."));
+
+    const stock = a.groups.filter((g) => g.stock);
+    const own = a.groups.filter((g) => !g.stock);
+    const ownIds = new Set(own.map((g) => g.id));
+    const publicIds = new Set((this.publicRows ?? []).filter((r) => r.mine).map((r) => r.avatar_id));
+    // Library rows of the person's that this box does not stream (being prepared, failed, or prepared elsewhere).
+    const notHere = (this.library ?? []).filter((r) => !ownIds.has(r.avatar_id));
+    const others = (this.publicRows ?? []).filter((r) => !r.mine);
+
+    if (stock.length) this.section("Stock", stock.map((g) => this.card(g, chosen, a, "Stock")));
+    this.section("Yours", [
+      ...own.map((g) => this.card(g, chosen, a, publicIds.has(g.id) ? "Yours · public" : "Yours")),
+      ...notHere.map((r) => this.blockedCard(r.name || r.avatar_id, r.state === "preparing" ? "Preparing" : r.state === "failed" ? "Failed" : "Not on this box")),
+    ], h("p", { class: "hint picker-empty" }, "None yet: ", h("a", { href: "/studio/library" }, "upload a photo on the Avatars page"), "."));
+    if (others.length) this.section("Public library", others.map((r) => this.blockedCard(r.name || r.avatar_id, "Not available here")));
     this.fillTones();
+  }
+
+  /** A heading across the grid, then its cards (or `empty`). */
+  private section(title: string, cards: HTMLElement[], empty?: HTMLElement): void {
+    if (!cards.length && !empty) return;
+    this.grid.append(h("p", { class: "picker-head" }, title), ...(cards.length ? cards : [empty!]));
+  }
+
+  private card(g: AvatarGroup, chosen: string | undefined, a: LoadedAvatars, badge: string): HTMLElement {
+    const img = h("img", { alt: "", width: 96, height: 96, hidden: true });
+    const still = h("span", { class: "no-still", "aria-hidden": "true" });
+    const preparing = g.variants.every((v) => a.preparing.includes(v));
+    const card = h(
+      "label",
+      { class: "avatar-card" },
+      h("input", { type: "radio", name: "avatar", value: g.id, checked: g.id === chosen }),
+      img,
+      still,
+      h("span", { class: "name" }, g.label || g.id),
+      h("span", { class: `badge${g.stock ? " muted" : " own"}` }, preparing ? "Preparing" : badge),
+    );
+    void this.still(g.preview).then((url) => {
+      if (!url) return;
+      img.src = url;
+      img.hidden = false;
+      still.remove();
+    });
+    return card;
+  }
+
+  /** A face that cannot be picked on this box: shown, with why, but no radio. */
+  private blockedCard(name: string, why: string): HTMLElement {
+    return h(
+      "div",
+      { class: "avatar-card unavailable" },
+      h("span", { class: "no-still", "aria-hidden": "true" }),
+      h("span", { class: "name" }, name),
+      h("span", { class: "badge muted" }, why),
+    );
   }
 
   private async still(variant: string): Promise<string | null> {
