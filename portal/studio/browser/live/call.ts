@@ -157,11 +157,12 @@ export class Call {
   }
 
   /**
-   * The microphone heard the person start speaking: if the avatar is speaking, the time until its
-   * audio arriving here goes quiet is the barge-in latency as the person lives it.
+   * The microphone heard the person start speaking: if the box then takes the turn from the
+   * avatar (bargedIn), the time until its audio arriving here went quiet is the barge-in latency
+   * as the person lives it.
    */
   voiceOnset(at = performance.now()): void {
-    if (!this.media || !this.hooks.state.audioSpeaking) return;
+    if (!this.media) return;
     this.bargeOnset = at;
     this.bargeConfirmed = false;
   }
