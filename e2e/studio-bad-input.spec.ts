@@ -3,6 +3,9 @@
 // releases the box, a microphone the browser refuses is explained, and a page left open after its
 // portal session ended says to sign in again. Peer connections are counted by wrapping the page's
 // RTCPeerConnection (test-side), so none is left open behind the page's back.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createClient } from "@libsql/client";
 import type { Page, Request } from "@playwright/test";
 import { expect, signIn, test } from "./studio-fixture.ts";
 
@@ -23,7 +26,17 @@ async function countPeers(page: Page): Promise<void> {
 
 // Box credentials live 30 s here, so the pages renew theirs during the tests (and the last test
 // sees a renewal refused).
-test.use({ studioEnv: { PORTAL_CREDENTIAL_TTL_SECONDS: "30" } });
+test.use({
+  studioEnv: { PORTAL_CREDENTIAL_TTL_SECONDS: "30" },
+  launchOptions: {
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+    ],
+  },
+});
 
 const peers = (page: Page) => page.evaluate(() => (window as any).peers() as { made: number; open: number; connected: number });
 
@@ -117,4 +130,26 @@ test("a page left open after its portal session ended says to sign in again", as
   await expect(notice).toContainText("signed out", { timeout: 45_000 });
   await notice.getByRole("button", { name: "Sign in again" }).click();
   await expect(page).toHaveURL(/\/studio\/sign-in\?next=%2Fstudio$/);
+});
+
+test("a box credential revoked mid-call: the page says so, gets a new one and starts again", async ({ page, studio }) => {
+  test.setTimeout(90_000);
+  await signIn(page, studio);
+  await page.getByRole("button", { name: "Start call" }).click();
+  await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening");
+  await page.getByRole("button", { name: "Open mic" }).click();
+  await expect(page.locator("#event-log")).toContainText("Microphone socket ready");
+
+  // Revoked in the shared key table, as the portal or an administrator would.
+  const db = createClient({ url: pathToFileURL(join(studio.dir, "portal.db")).href });
+  await db.execute({ sql: "UPDATE credentials SET revoked_at = ? WHERE kind = 'session_credential' AND revoked_at IS NULL", args: [Math.floor(Date.now() / 1000)] });
+  db.close();
+
+  const notice = page.locator('[data-notice="revoked"]');
+  await expect(notice).toContainText("the page's credential was revoked", { timeout: 20_000 });
+  await expect(page.locator("#call-state")).toHaveAttribute("data-state", "off");
+  await expect(page.locator("#open-mic")).toHaveAttribute("aria-pressed", "false");
+  await notice.getByRole("button", { name: "Start again" }).click();
+  await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening");
+  await expect(notice).toHaveCount(0);
 });

@@ -90,7 +90,7 @@ export function startLive(): void {
   };
   const readiness = new ReadinessWatch(client, byId("readiness"), notices, log, admin, boxUp, problem, voiceNotice);
   const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice, tools: toolView });
-  mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice, tools: toolView });
+  mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice, tools: toolView, problem });
   byId("voice").addEventListener("change", () => mic?.configure());
 
   startBtn.addEventListener("click", () => {

@@ -20,6 +20,8 @@ export interface MicDeps {
   notices: Notices;
   voiceNotice: (notice: string) => void;
   tools: ToolView;
+  /** A failure, in words, for the notices (signed out: the sign-in notice). */
+  problem: (err: unknown) => void;
 }
 
 const TAIL_MS = 400;
@@ -121,6 +123,34 @@ export class MicControl {
     return s;
   }
 
+  /**
+   * The box ended the session because this page's credential was revoked (close 4004): the call is
+   * over on the box too. A fresh credential comes from the portal while the person is still signed
+   * in; the page says what happened and offers to start again (signed out: the sign-in notice).
+   */
+  private async revoked(): Promise<void> {
+    const { client, call, notices, log } = this.d;
+    this.stop();
+    call.drop();
+    try {
+      await client.http.credentials.refresh();
+    } catch (err) {
+      this.d.problem(err);
+      return;
+    }
+    log.add("Got a new box credential from the portal.");
+    notices.set("revoked", "warning", "The box ended this call: the page's credential was revoked (signed out elsewhere, or revoked by an administrator). A new one is ready.", [
+      {
+        label: "Start again",
+        run: async () => {
+          notices.clear("revoked");
+          await call.start(this.d.pickers.face()).catch((err) => this.d.problem(err));
+        },
+      },
+    ]);
+    this.say("The microphone is off: the call ended.", true);
+  }
+
   private fail(err: unknown): void {
     const text = explain(err).text;
     this.stop();
@@ -185,7 +215,9 @@ export class MicControl {
       disconnected: (d) => {
         if (d.willRetry || d.reason === "client") return;
         log.add(`Microphone socket closed: ${d.message}`, "error");
-        if (this.socket === s) this.fail(d.error ?? new Error(d.message));
+        if (this.socket !== s) return;
+        if (d.reason === "credential_revoked") return void this.revoked();
+        this.fail(d.error ?? new Error(d.message));
       },
     });
   }
