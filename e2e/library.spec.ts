@@ -7,25 +7,11 @@
 // (Chromium's fake camera: a test pattern, no face) is refused by the box with a readable reason.
 import { singlePhoto } from "../box/faces/testing/photos.ts";
 import { ADMIN, expect, shoot, signIn, test } from "./studio-fixture.ts";
+import { launchWith } from "./chromium.ts";
 
 // The config's flags plus a fake camera (this spec only); --use-fake-ui-for-media-stream grants it.
 test.use({
-  launchOptions: {
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--autoplay-policy=no-user-gesture-required",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-    ],
-  },
+  launchOptions: launchWith("--use-fake-device-for-media-stream"),
 });
 
 const ID = "ada-lovelace";

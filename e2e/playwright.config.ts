@@ -2,22 +2,9 @@
 // reads the JSON report at .cache/playwright-report.json.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
+import { launchWith } from "./chromium.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-
-// Flags measured to work on this machine (MEDIA-NOTES: Chromium under playwright-core).
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--autoplay-policy=no-user-gesture-required",
-  "--use-fake-ui-for-media-stream",
-];
 
 export default defineConfig({
   testDir: ".",
@@ -35,7 +22,7 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     headless: true,
-    launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    launchOptions: launchWith(),
     actionTimeout: 20_000,
     navigationTimeout: 20_000,
     trace: "off",

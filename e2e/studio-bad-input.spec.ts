@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { createClient } from "@libsql/client";
 import type { Page, Request } from "@playwright/test";
 import { expect, signIn, test } from "./studio-fixture.ts";
+import { launchWith } from "./chromium.ts";
 
 /** Counts the page's peer connections and how many are not closed (wrapped before any script runs). */
 async function countPeers(page: Page): Promise<void> {
@@ -28,14 +29,7 @@ async function countPeers(page: Page): Promise<void> {
 // sees a renewal refused).
 test.use({
   studioEnv: { PORTAL_CREDENTIAL_TTL_SECONDS: "30" },
-  launchOptions: {
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-    ],
-  },
+  launchOptions: launchWith("--use-fake-device-for-media-stream"),
 });
 
 const peers = (page: Page) => page.evaluate(() => (window as any).peers() as { made: number; open: number; connected: number });

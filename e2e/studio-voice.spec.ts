@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, shoot, signIn, test } from "./studio-fixture.ts";
+import { launchWith } from "./chromium.ts";
 
 const GRAMMAR = ["hello there", "please book a table for two"];
 
@@ -38,14 +39,7 @@ process.on("exit", () => rmSync(join(MIC_WAV, ".."), { recursive: true, force: t
 
 test.use({
   studioEnv: { BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR) },
-  launchOptions: {
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${MIC_WAV}%noloop`,
-    ],
-  },
+  launchOptions: launchWith("--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${MIC_WAV}%noloop`),
 });
 
 const LONG_ANSWER = [

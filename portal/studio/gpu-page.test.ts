@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AvatarApiError } from "../../shared/client/index.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import { gpuWords, NO_DRIVER } from "./browser/gpu.ts";
+import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
-const SECRET_SHAPE = /\b(ak|sc)_[A-Za-z0-9_-]{20,}/;
 
 let portal: TestPortal;
 let root: string;
@@ -24,15 +24,6 @@ afterAll(() => portal.close());
 
 const get = (path: string, cookie?: string) => portal.app.request(path, { headers: cookie ? { cookie } : {} });
 
-function unlabelled(html: string): string[] {
-  const missing: string[] = [];
-  for (const m of html.matchAll(/<(input|select|textarea)\b([^>]*)>/g)) {
-    if (/type="(hidden|radio)"/.test(m[2])) continue;
-    const id = /\bid="([^"]+)"/.exec(m[2])?.[1];
-    if (!id || !m.input!.includes(`for="${id}"`)) missing.push(m[0]);
-  }
-  return missing;
-}
 
 describe("the GPU page", () => {
   it("sends a signed-out visitor to sign in, coming back here", async () => {

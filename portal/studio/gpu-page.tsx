@@ -4,6 +4,7 @@
 // start / stop / launch / terminate (after a confirmation). The server renders the skeleton; the
 // script (portal/studio/browser/gpu.ts) reads `/auth/gpu/*`. A person who is not an administrator
 // gets a sentence saying whom to ask, and no controls.
+import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 
 export function NotAdmin(props: { hidden: boolean }) {
@@ -88,20 +89,14 @@ export function GpuPage(props: { email: string; admin: boolean }) {
                 Check again
               </button>
             </details>
-            <dialog id="terminate-dialog" aria-labelledby="terminate-title" aria-describedby="terminate-what">
-              <form method="dialog" class="stack">
-                <h2 id="terminate-title">Terminate the box?</h2>
-                <div id="terminate-what"></div>
-                <div class="actions">
-                  <button value="cancel" type="submit" autofocus>
-                    Keep the box
-                  </button>
-                  <button value="terminate" type="submit" class="danger">
-                    Terminate
-                  </button>
-                </div>
-              </form>
-            </dialog>
+            <ConfirmDialog
+              name="terminate"
+              title="Terminate the box?"
+              keep="Keep the box"
+              act={{ value: "terminate", label: "Terminate", tone: "danger" }}
+            >
+              <div id="terminate-what"></div>
+            </ConfirmDialog>
           </div>
         ) : null}
       </main>

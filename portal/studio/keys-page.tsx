@@ -4,6 +4,7 @@
 // holds hints, never a secret; the script swaps in `/studio/keys/list` after each change.
 import type { ApiKeyRecord } from "../keys/schema.ts";
 import { KEY_LIMIT, KEY_NAME_MAX } from "../keys/schema.ts";
+import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 
 export function utcMinute(epochSeconds: number): string {
@@ -126,23 +127,17 @@ export function KeysPage(props: { email: string; admin?: boolean; keys: ApiKeyRe
             <KeyList keys={props.keys} />
           </div>
         </section>
-        <dialog id="revoke-dialog" aria-labelledby="revoke-title" aria-describedby="revoke-what">
-          <form method="dialog" class="stack">
-            <h2 id="revoke-title">Revoke this key?</h2>
-            <p id="revoke-what">
-              The key <strong class="revoke-name"></strong> (<code class="revoke-hint"></code>) stops working at once, everywhere it is used. This cannot be
-              undone.
-            </p>
-            <div class="actions">
-              <button value="cancel" type="submit" autofocus>
-                Keep the key
-              </button>
-              <button value="revoke" type="submit" class="danger">
-                Revoke key
-              </button>
-            </div>
-          </form>
-        </dialog>
+        <ConfirmDialog
+          name="revoke"
+          title="Revoke this key?"
+          keep="Keep the key"
+          act={{ value: "revoke", label: "Revoke key", tone: "danger" }}
+        >
+          <p id="revoke-what">
+            The key <strong class="revoke-name"></strong> (<code class="revoke-hint"></code>) stops working at once, everywhere it is used. This cannot be
+            undone.
+          </p>
+        </ConfirmDialog>
       </main>
     </Shell>
   );

@@ -3,6 +3,7 @@
 // snapshot with the consent attestation, build progress, tones and clips, visibility with the
 // publication terms, erase. The server renders the skeleton only (no avatar data, no secret);
 // the script (portal/studio/browser/library/) fills it from `/auth/avatars*` and the box.
+import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 
 /** What the file input takes: the box's `POST /api/avatar` `file` part (PNG, JPG, MP4, MOV, WEBM). */
@@ -132,31 +133,27 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
           </form>
         </dialog>
 
-        <dialog id="erase-dialog" aria-labelledby="erase-title" aria-describedby="erase-what">
-          <form method="dialog" class="stack">
-            <h2 id="erase-title">
+        <ConfirmDialog
+          name="erase"
+          title={
+            <>
               Erase <span class="erase-name"></span> for good?
-            </h2>
-            <div id="erase-what">
-              <p>This removes, for good:</p>
-              <ul class="erase-list">
-                <li>the avatar from your library;</li>
-                <li>its listing in the public library, if it was ever published;</li>
-                <li>the archived media: the photo or video it was made from and its generated clips;</li>
-                <li>the prepared face on the box (at once while the box runs, otherwise when it next starts).</li>
-              </ul>
-              <p>This cannot be undone.</p>
-            </div>
-            <div class="actions">
-              <button value="cancel" type="submit" autofocus>
-                Keep it
-              </button>
-              <button value="erase" type="submit" class="danger">
-                Erase for good
-              </button>
-            </div>
-          </form>
-        </dialog>
+            </>
+          }
+          keep="Keep it"
+          act={{ value: "erase", label: "Erase for good", tone: "danger" }}
+        >
+          <div id="erase-what">
+            <p>This removes, for good:</p>
+            <ul class="erase-list">
+              <li>the avatar from your library;</li>
+              <li>its listing in the public library, if it was ever published;</li>
+              <li>the archived media: the photo or video it was made from and its generated clips;</li>
+              <li>the prepared face on the box (at once while the box runs, otherwise when it next starts).</li>
+            </ul>
+            <p>This cannot be undone.</p>
+          </div>
+        </ConfirmDialog>
       </main>
     </Shell>
   );

@@ -10,9 +10,9 @@ import type { LibraryRecord } from "../avatars/schema.ts";
 import { anyPreparing, mergeAvatars, stateWords } from "./browser/library/model.ts";
 import { MAX_UPLOAD_BYTES, checkFile, eraseWords, snapshotName, sniffFamily } from "./browser/library/words.ts";
 import type { StudioScript } from "./routes.ts";
+import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
 const SCRIPT: StudioScript = { code: "console.log('studio')", etag: '"lib1"' };
-const SECRET_SHAPE = /\b(ak|sc)_[A-Za-z0-9_-]{20,}/;
 
 let f: LibraryFixture;
 let ada: string;
@@ -25,17 +25,6 @@ afterAll(() => f.close());
 
 const page = (cookie?: string) => f.app.request("/studio/library", { headers: cookie ? { cookie } : {} });
 
-/** Every visible input, select and textarea has a <label for> (or is a radio inside its label). */
-function unlabelled(html: string): string[] {
-  const missing: string[] = [];
-  for (const m of html.matchAll(/<(input|select|textarea)\b([^>]*)>/g)) {
-    const attrs = m[2];
-    if (/type="(hidden|radio)"/.test(attrs)) continue;
-    const id = /\bid="([^"]+)"/.exec(attrs)?.[1];
-    if (!id || !html.includes(`for="${id}"`)) missing.push(m[0]);
-  }
-  return missing;
-}
 
 describe("GET /studio/library", () => {
   it("sends a signed-out visitor to sign in, coming back to the Avatars page", async () => {

@@ -20,9 +20,9 @@ import {
   type ToolDraft,
 } from "./browser/live/persona-rules.ts";
 import type { StudioScript } from "./routes.ts";
+import { SECRET_SHAPE } from "./testing/page-checks.ts";
 
 const SCRIPT: StudioScript = { code: "console.log('studio')", gzip: new Uint8Array([0x1f, 0x8b, 1, 2, 3]), etag: '"abc123"' };
-const SECRET_SHAPE = /\b(ak|sc)_[A-Za-z0-9_-]{20,}/;
 
 let portal: TestPortal;
 let ada: string;

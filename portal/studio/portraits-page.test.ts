@@ -11,8 +11,8 @@ import { sharpRasterise } from "../portraits/sharp-rasterise.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import { portraitWords } from "./browser/portraits.ts";
 import { EXAMPLES } from "./portraits-page.tsx";
+import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
-const SECRET_SHAPE = /\b(ak|sc)_[A-Za-z0-9_-]{20,}/;
 
 let portal: TestPortal;
 let ada: string;
@@ -27,15 +27,6 @@ const get = (path: string, cookie?: string) => portal.app.request(path, { header
 const post = (path: string, cookie: string, body: unknown) =>
   portal.app.request(path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
 
-function unlabelled(html: string): string[] {
-  const missing: string[] = [];
-  for (const m of html.matchAll(/<(input|select|textarea)\b([^>]*)>/g)) {
-    if (/type="(hidden|radio)"/.test(m[2])) continue;
-    const id = /\bid="([^"]+)"/.exec(m[2])?.[1];
-    if (!id || !m.input!.includes(`for="${id}"`)) missing.push(m[0]);
-  }
-  return missing;
-}
 
 describe("the Portraits page", () => {
   it("sends a signed-out visitor to sign in, coming back here", async () => {

@@ -3,6 +3,7 @@
 // regenerate, approve (bound to the image's byte digest) and make it a box avatar in one step.
 // The server renders the skeleton; the script (portal/studio/browser/portraits.ts) does the rest
 // through `/auth/portraits*` and the box's `POST /api/avatar`.
+import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 
 /** The longest description the portal takes (README "Portal: Portraits"). */
@@ -149,26 +150,20 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
           <ul id="portrait-list" class="portrait-list"></ul>
         </section>
 
-        <dialog id="approve-dialog" aria-labelledby="approve-title" aria-describedby="approve-what">
-          <form method="dialog" class="stack">
-            <h2 id="approve-title">Approve this portrait?</h2>
-            <img class="portrait-approve-thumb" alt="The portrait you are approving" />
-            <div id="approve-what">
-              <p>
-                You confirm that you looked at this image and want it used as an avatar. The approval is bound to these exact bytes (digest{" "}
-                <code class="approve-digest"></code>): no other image can be made into an avatar with it.
-              </p>
-            </div>
-            <div class="actions">
-              <button value="cancel" type="submit" autofocus>
-                Not yet
-              </button>
-              <button value="approve" type="submit" class="primary">
-                Approve
-              </button>
-            </div>
-          </form>
-        </dialog>
+        <ConfirmDialog
+          name="approve"
+          title="Approve this portrait?"
+          keep="Not yet"
+          act={{ value: "approve", label: "Approve", tone: "primary" }}
+        >
+          <img class="portrait-approve-thumb" alt="The portrait you are approving" />
+          <div id="approve-what">
+            <p>
+              You confirm that you looked at this image and want it used as an avatar. The approval is bound to these exact bytes (digest{" "}
+              <code class="approve-digest"></code>): no other image can be made into an avatar with it.
+            </p>
+          </div>
+        </ConfirmDialog>
       </main>
     </Shell>
   );

@@ -6,11 +6,10 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import type { StudioScript } from "./routes.ts";
+import { SECRET_SHAPE, expectPage, unlabelled } from "./testing/page-checks.ts";
 
 const SCRIPT: StudioScript = { code: "console.log('studio')", gzip: new Uint8Array([0x1f, 0x8b, 1, 2, 3]), etag: '"abc123"' };
 const ROOT = resolve(import.meta.dirname, "../..");
-/** A box credential or an API key secret, anywhere in a body. */
-const SECRET_SHAPE = /\b(ak|sc)_[A-Za-z0-9_-]{20,}/;
 
 let portal: TestPortal;
 let ada: string;
@@ -25,25 +24,7 @@ afterAll(() => portal.close());
 
 const get = (path: string, cookie?: string, headers: Record<string, string> = {}) => portal.app.request(path, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
 
-function expectPage(res: Response): void {
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
-  expect(res.headers.get("cache-control")).toBe("no-store");
-  expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self' blob:;.*frame-ancestors 'none'/);
-  expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-}
 
-/** Every visible input, select and textarea has a <label for> (or is a radio inside its label). */
-function unlabelled(html: string): string[] {
-  const missing: string[] = [];
-  for (const m of html.matchAll(/<(input|select|textarea)\b([^>]*)>/g)) {
-    const attrs = m[2];
-    if (/type="(hidden|radio)"/.test(attrs)) continue;
-    const id = /\bid="([^"]+)"/.exec(attrs)?.[1];
-    if (!id || !html.includes(`for="${id}"`)) missing.push(m[0]);
-  }
-  return missing;
-}
 
 describe("studio pages", () => {
   it("GET / leads to the studio", async () => {

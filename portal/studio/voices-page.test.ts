@@ -10,6 +10,7 @@ import { startFakeElevenLabs, type FakeElevenLabs } from "../voice/testing/fake-
 import type { VoiceSettings } from "../voice/schema.ts";
 import { boxHasChatterbox, engineState, type Live } from "./browser/voices.ts";
 import type { StudioScript } from "./routes.ts";
+import { unlabelled } from "./testing/page-checks.ts";
 
 const SCRIPT: StudioScript = { code: "console.log('studio')", gzip: new Uint8Array([0x1f, 0x8b, 1, 2, 3]), etag: '"abc123"' };
 const ELEVEN_KEY = "sk_voicespage0123456789abcdef0123456789abcdQ7zX";
@@ -36,16 +37,6 @@ afterAll(async () => {
 
 const get = (path: string, cookie?: string) => portal.app.request(path, { headers: cookie ? { cookie } : {} });
 
-/** Every visible input, select and textarea has a <label for> (a radio may sit inside its label). */
-function unlabelled(html: string): string[] {
-  const missing: string[] = [];
-  for (const m of html.matchAll(/<(input|select|textarea)\b([^>]*)>/g)) {
-    const id = /\bid="([^"]+)"/.exec(m[2])?.[1];
-    if (/type="hidden"/.test(m[2])) continue;
-    if (!id || !html.includes(`for="${id}"`)) missing.push(m[0]);
-  }
-  return missing;
-}
 
 describe("GET /studio/voices", () => {
   it("sends a signed-out visitor to sign in, coming back here", async () => {
@@ -66,7 +57,7 @@ describe("GET /studio/voices", () => {
     expect(html).toContain('data-admin="0"');
     expect(html).toContain('<script type="module" src="/studio/app.js"></script>');
     expect(html).toMatch(/<a href="\/studio\/voices" aria-current="page">Voices<\/a>/);
-    expect(unlabelled(html)).toEqual([]);
+    expect(unlabelled(html, { radios: true })).toEqual([]);
     // No inline styles: the CSP allows none.
     expect(html).not.toMatch(/<style|style="/);
     expect(await (await get("/studio/voices", root)).text()).toContain('data-admin="1"');

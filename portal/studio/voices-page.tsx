@@ -5,6 +5,7 @@
 // `GET /auth/voice/settings` and the box's `GET /api/voices`, and saves through `/auth/voice/*`.
 import { BUILT_IN_LABEL, PROVIDER_LABELS } from "../voice/providers.ts";
 import { BUILT_IN_ENGINE, HOSTED_PROVIDERS, VOICE_KEY_MAX_CHARS, type HostedProvider } from "../voice/schema.ts";
+import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 
 /** Where a person makes a key (plain links; the portal never fetches them). */
@@ -186,24 +187,20 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
           </div>
         </section>
 
-        <dialog id="remove-key-dialog" aria-labelledby="remove-key-title" aria-describedby="remove-key-what">
-          <form method="dialog" class="stack">
-            <h2 id="remove-key-title">
+        <ConfirmDialog
+          name="remove-key"
+          title={
+            <>
               Remove your <span class="remove-label"></span> key?
-            </h2>
-            <p id="remove-key-what">
-              The key <code class="remove-masked"></code> is deleted from the portal and the box stops using it. <span class="remove-fallback"></span>
-            </p>
-            <div class="actions">
-              <button value="cancel" type="submit" autofocus>
-                Keep the key
-              </button>
-              <button value="remove" type="submit" class="danger">
-                Remove key
-              </button>
-            </div>
-          </form>
-        </dialog>
+            </>
+          }
+          keep="Keep the key"
+          act={{ value: "remove", label: "Remove key", tone: "danger" }}
+        >
+          <p id="remove-key-what">
+            The key <code class="remove-masked"></code> is deleted from the portal and the box stops using it. <span class="remove-fallback"></span>
+          </p>
+        </ConfirmDialog>
       </main>
     </Shell>
   );
