@@ -2,7 +2,7 @@
 // paths. The Web-standard core: no Bun or Node imports, so it runs on any runtime with fetch and
 // Web Crypto. Migrations, mail transports, GPU drivers and WebSocket forwarding are the entry's job.
 import type { Client } from "@libsql/client";
-import { drizzle } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/web";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../shared/errors/api-error.ts";

@@ -3,7 +3,8 @@
 // erasure and inserts orders (shared/avatar-tables/schema.ts says which plane writes what).
 import type { Client } from "@libsql/client";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import type { LibSQLDatabase } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/web";
 import { avatarEraseOrders, avatarObservations, type AvatarObservationRow } from "../../shared/avatar-tables/schema.ts";
 import { WithdrawalLog } from "../consent/withdrawal-log.ts";
 

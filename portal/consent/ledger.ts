@@ -3,7 +3,8 @@
 // Web-standard: the entry injects the client and, for a separate database, how to migrate it.
 import type { Client } from "@libsql/client";
 import { and, eq, isNull, lte } from "drizzle-orm";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import type { LibSQLDatabase } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/web";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { publicationConsents, type PublicationConsentRow } from "./ledger-schema.ts";
 import { opaqueId } from "./schema.ts";

@@ -1,6 +1,7 @@
 // Upload attestations in the shared database (`upload_attestations`): the portal writes them, the
 // box looks a `consent_token` up by primary key and compares the digest with the uploaded bytes.
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import type { LibSQLDatabase } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/web";
 import type { Client } from "@libsql/client";
 import { uploadAttestations, type UploadAttestationRow } from "../../shared/avatar-tables/schema.ts";
 

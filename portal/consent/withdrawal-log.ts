@@ -3,7 +3,8 @@
 // ledger reads the unflushed rows before each of its own accesses.
 import type { Client, InStatement } from "@libsql/client";
 import { asc, inArray, isNull, sql } from "drizzle-orm";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import type { LibSQLDatabase } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/web";
 import { publicationWithdrawals, type PublicationWithdrawalRow } from "./withdrawal-schema.ts";
 
 /** Flushed rows are kept this long (seconds), then pruned; only unflushed rows carry meaning. */

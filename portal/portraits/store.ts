@@ -4,7 +4,8 @@
 // or concurrent approvals leave exactly one attestation.
 import type { Client } from "@libsql/client";
 import { and, eq } from "drizzle-orm";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import type { LibSQLDatabase } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/web";
 import { portraits, type PortraitRow } from "../db/schema.ts";
 
 export type NewPortraitRow = typeof portraits.$inferInsert;
