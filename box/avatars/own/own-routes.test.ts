@@ -143,10 +143,15 @@ describe("own avatars on the route table", () => {
   });
 
   it("a photo with no face ends failed with the preparer's sentence; its preview 404 says so", async () => {
+    // The preparation waits at the gate, so "not ready yet" is seen whatever the machine's speed.
+    let open!: () => void;
+    r.gate.hold = new Promise((res) => (open = res));
     expect((await upload(r, A, [["file", [NO_FACE, "wall.png"]]])).status).toBe(200);
     const pending = await call(r, A, "GET", "/api/avatar/preview?avatar=wall");
     expect([pending.json!.code, pending.status]).toEqual(["avatar_not_ready", 404]);
+    open();
     await r.own.queue.idle();
+    r.gate.hold = null;
     const m = r.own.get(subj(A), "wall")!.manifest;
     expect(m).toMatchObject({ state: "failed", detail: "No face was found in the photo." });
     const avatars = (await call(r, A, "GET", "/api/avatars")).json!;
