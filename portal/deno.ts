@@ -23,6 +23,7 @@ import { lookup } from "node:dns/promises";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { databaseUnusable } from "../shared/errors/database-unusable.ts";
+import { ec2DriverOptions } from "./gpu/drivers/ec2-options.ts";
 import { createPortalApp, type PortalApp } from "./app.ts";
 import type { LedgerConnection } from "./consent/ledger.ts";
 import { createLibsqlClient, localDbPath, migrateLedgerForDeno, migratePortalDbForDeno, openPortalDbForDeno } from "./deno/libsql.ts";
@@ -52,26 +53,7 @@ async function createDriver(env: DenoPortalEnv): Promise<GpuDriver> {
   if (env.gpuDriver !== "ec2") return new NoGpuDriver();
   // Loaded only when used: the AWS SDK is large. Credentials: the SDK's chain (AWS_* variables at the edge).
   const { Ec2GpuDriver } = await import("./gpu/drivers/ec2.ts");
-  return new Ec2GpuDriver({
-    regions: env.gpuRegions.map((r) => ({
-      id: r.id,
-      label: r.label ?? r.id,
-      dataResident: r.data_resident ?? false,
-      canServe: r.can_serve ?? true,
-      smokeTest: r.smoke_test ?? false,
-      types: r.types,
-      ownerTypes: r.owner_types ?? [],
-    })),
-    imageIds: env.ec2.imageIds,
-    deploymentTag: env.ec2.deploymentTag,
-    userData: env.ec2.userDataFile ? await readFile(env.ec2.userDataFile, "utf8") : undefined,
-    subnetIds: env.ec2.subnetIds,
-    securityGroupIds: env.ec2.securityGroupIds,
-    keyName: env.ec2.keyName ?? undefined,
-    iamInstanceProfile: env.ec2.instanceProfile ?? undefined,
-    ephemeral: env.ec2.ephemeral,
-    endpoint: env.ec2.endpoint ?? undefined,
-  });
+  return new Ec2GpuDriver(ec2DriverOptions(env, env.ec2.userDataFile ? await readFile(env.ec2.userDataFile, "utf8") : undefined));
 }
 
 /** Where sign-in mails are written when no mail server is configured; null with SMTP. */

@@ -5,6 +5,7 @@ import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { ec2DriverOptions } from "./gpu/drivers/ec2-options.ts";
 import { createPortalApp, type PortalApp } from "./app.ts";
 import { openLedger } from "./consent/ledger-open.ts";
 import { migratePortalDb } from "./db/migrate.ts";
@@ -46,26 +47,7 @@ async function createDriver(env: PortalEnv, publicUrl: () => string, voiceKeyMat
   if (env.gpuDriver === "ec2") {
     // Loaded only when used: the AWS SDK is large.
     const { Ec2GpuDriver } = await import("./gpu/drivers/ec2.ts");
-    return new Ec2GpuDriver({
-      regions: env.gpuRegions.map((r) => ({
-        id: r.id,
-        label: r.label ?? r.id,
-        dataResident: r.data_resident ?? false,
-        canServe: r.can_serve ?? true,
-        smokeTest: r.smoke_test ?? false,
-        types: r.types,
-        ownerTypes: r.owner_types ?? [],
-      })),
-      imageIds: env.ec2.imageIds,
-      deploymentTag: env.ec2.deploymentTag,
-      userData: env.ec2.userDataFile ? readFileSync(env.ec2.userDataFile, "utf8") : undefined,
-      subnetIds: env.ec2.subnetIds,
-      securityGroupIds: env.ec2.securityGroupIds,
-      keyName: env.ec2.keyName ?? undefined,
-      iamInstanceProfile: env.ec2.instanceProfile ?? undefined,
-      ephemeral: env.ec2.ephemeral,
-      endpoint: env.ec2.endpoint ?? undefined,
-    });
+    return new Ec2GpuDriver(ec2DriverOptions(env, env.ec2.userDataFile ? readFileSync(env.ec2.userDataFile, "utf8") : undefined));
   }
   const [command, ...args] = env.boxCommand;
   return new LocalGpuDriver({
