@@ -167,6 +167,8 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       disconnect: () => liveControl.disconnect(),
       policy: env.sockets,
       pauseMaxSeconds: env.pauseMaxSeconds,
+      bargePause: env.bargePause,
+      speculative: env.speculativeReplies,
     }),
   ];
   const routes: RouteDef[] = [];

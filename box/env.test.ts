@@ -1,4 +1,5 @@
-// The box environment: reply audio retention variables (defaults, 0 = no limit, refusals).
+// The box environment: reply audio retention variables (defaults, 0 = no limit, refusals) and
+// the speculative-replies switch.
 import { describe, expect, it } from "vitest";
 import { readBoxEnv } from "./env.ts";
 
@@ -17,5 +18,14 @@ describe("BOX_REPLY_AUDIO_*", () => {
     expect(() => readBoxEnv({ BOX_REPLY_AUDIO_MAX_AGE_SECONDS: "a day" })).toThrow();
     expect(() => readBoxEnv({ BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "-5" })).toThrow();
     expect(() => readBoxEnv({ BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "lots" })).toThrow();
+  });
+});
+
+describe("BOX_SPECULATIVE_REPLIES", () => {
+  it("is on by default and for 1/on/true; 0/off/false switch it off; anything else is refused", () => {
+    expect(readBoxEnv({}).speculativeReplies).toBe(true);
+    for (const v of ["1", "on", "TRUE"]) expect(readBoxEnv({ BOX_SPECULATIVE_REPLIES: v }).speculativeReplies).toBe(true);
+    for (const v of ["0", "off", "false", " Off "]) expect(readBoxEnv({ BOX_SPECULATIVE_REPLIES: v }).speculativeReplies).toBe(false);
+    expect(() => readBoxEnv({ BOX_SPECULATIVE_REPLIES: "sometimes" })).toThrow(/BOX_SPECULATIVE_REPLIES/);
   });
 });

@@ -39,6 +39,10 @@ export const BoxEnv = Type.Object({
     maxAgeSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
     maxBytesPerSubject: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   }),
+  /** BOX_SPECULATIVE_REPLIES: voice turns start the reply during the end-of-turn wait (default on). */
+  speculativeReplies: Type.Boolean(),
+  /** BOX_BARGE_PAUSE: barge-in in two steps, the avatar paused at the first voice (default on; off: today's one step). */
+  bargePause: Type.Boolean(),
   /** Longest pause_conversation (the spec's 90 s; lowered only by tests). */
   pauseMaxSeconds: Type.Integer({ minimum: 1, maximum: 90 }),
   /** Readiness: first re-check of a down model provider or voice engine (doubles, capped at 30 s). */
@@ -112,6 +116,14 @@ function onOff(v: string | undefined, name: string): boolean {
   throw new Error(`${name} must be on or off, not ${JSON.stringify(v)}`);
 }
 
+/** A switch, on by default: `1`/`on`/`true`/`yes` or `0`/`off`/`false`/`no`; anything else is refused. */
+function onOffish(v: string | undefined, name: string): boolean {
+  const t = (v ?? "").trim().toLowerCase();
+  if (["", "1", "on", "true", "yes"].includes(t)) return true;
+  if (["0", "off", "false", "no"].includes(t)) return false;
+  throw new Error(`${name} must be on or off (1/0, true/false), not ${JSON.stringify(v)}`);
+}
+
 const truthy = (v: string | undefined) => ["1", "true", "yes", "on"].includes((v ?? "").toLowerCase());
 
 export function readBoxEnv(env: Record<string, string | undefined> = process.env): BoxEnv {
@@ -147,6 +159,8 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
       maxAgeSeconds: int(env.BOX_REPLY_AUDIO_MAX_AGE_SECONDS, 86_400) || null,
       maxBytesPerSubject: megabytes(env.BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT, 50),
     },
+    speculativeReplies: onOffish(env.BOX_SPECULATIVE_REPLIES, "BOX_SPECULATIVE_REPLIES"),
+    bargePause: onOffish(env.BOX_BARGE_PAUSE, "BOX_BARGE_PAUSE"),
     pauseMaxSeconds: int(env.BOX_PAUSE_MAX_SECONDS, 90),
     readiness: { retryMs: int(env.BOX_READINESS_RETRY_MS, 2000) },
     llm: {

@@ -3,6 +3,7 @@ import type { Tone } from "../../shared/wire/tones.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
 import type { VoicePick } from "../voice/accounts.ts";
+import type { ConfirmGate } from "./turn-engine.ts";
 
 export class LiveSpeech {
   private chain: Promise<void> = Promise.resolve();
@@ -20,6 +21,8 @@ export class LiveSpeech {
     private readonly correlationId?: string,
     /** Aborted when the turn is interrupted: clauses still being synthesised are dropped. */
     private readonly signal?: AbortSignal,
+    /** A speculative turn: clauses are synthesised now but go into the session only once confirmed. */
+    private readonly gate?: ConfirmGate,
   ) {
     this.off = session.onSpeech((e) => {
       if (!this.scheduled.has(e.utterance.id)) return;
@@ -37,7 +40,9 @@ export class LiveSpeech {
       if (this.session.isClosed || this.signal?.aborted) return;
       try {
         const u = await this.speaker.utterance(text, tone, this.pick);
-        if (this.signal?.aborted) return;
+        // Prepared early: it waits here (and the clauses after it queue behind) until confirmed.
+        if (this.gate && !(await this.gate.decided)) return;
+        if (this.signal?.aborted || this.session.isClosed) return;
         const s = this.session.say({ ...u, correlationId: this.correlationId });
         this.scheduled.set(s.id, text);
         this.lastId = s.id;

@@ -63,7 +63,58 @@ export interface TurnRequest {
   language?: string;
   /** Aborts when the caller's event stream closes: the turn ends, waiting calls fail `session_closed`. */
   callerGone?: AbortSignal;
+  /**
+   * A speculative turn (started during the end-of-turn wait): until the gate is confirmed the model
+   * runs and the first clause is synthesised, but no frame is emitted, nothing is spoken or written
+   * to the transcript, and no tool runs. Dropped: the turn ends without a trace (`speculation_dropped`).
+   */
+  gate?: ConfirmGate;
 }
+
+/**
+ * The confirmation gate of a speculative turn. Work held before the decision runs, in order, at
+ * `confirm()`; after it, at once. `drop()` discards it all. Decided once.
+ */
+export class ConfirmGate {
+  state: "pending" | "confirmed" | "dropped" = "pending";
+  /** Resolves true when confirmed, false when dropped. */
+  readonly decided: Promise<boolean>;
+  private held: (() => void)[] = [];
+  private settle!: (ok: boolean) => void;
+
+  constructor() {
+    this.decided = new Promise((r) => (this.settle = r));
+  }
+
+  get pending(): boolean {
+    return this.state === "pending";
+  }
+
+  /** Runs `fn` now once confirmed, at confirmation while pending, never once dropped. */
+  hold(fn: () => void): void {
+    if (this.state === "confirmed") fn();
+    else if (this.state === "pending") this.held.push(fn);
+  }
+
+  confirm(): void {
+    if (this.state !== "pending") return;
+    this.state = "confirmed";
+    const held = this.held;
+    this.held = [];
+    for (const fn of held) fn();
+    this.settle(true);
+  }
+
+  drop(): void {
+    if (this.state !== "pending") return;
+    this.state = "dropped";
+    this.held = [];
+    this.settle(false);
+  }
+}
+
+/** The refusal a dropped speculative turn ends with (nothing was sent, said or stored). */
+export const speculationDropped = () => new ApiError(409, "speculation_dropped", "The speculative turn was dropped: the person went on speaking.", "flat", { interrupted: true });
 
 /** Voice sessions only: system tools end the turn (no further model round) when called. */
 export interface SystemToolHooks {
@@ -79,7 +130,7 @@ export interface TurnOutcome {
 }
 
 export class TurnEngine {
-  private readonly active = new Set<{ abort: AbortController; waiting: Set<string>; live: boolean }>();
+  private readonly active = new Set<{ abort: AbortController; waiting: Set<string>; live: boolean; gate?: ConfirmGate }>();
 
   constructor(private readonly d: TurnEngineDeps) {}
 
@@ -98,6 +149,7 @@ export class TurnEngine {
   interruptLive(): void {
     for (const t of this.active) {
       if (!t.live) continue;
+      t.gate?.drop(); // an interrupt finds a speculative turn unconfirmed: it goes without a trace
       t.abort.abort(new Error("interrupted"));
       for (const id of t.waiting) this.d.calls.fail(id, "cancelled");
     }
@@ -109,7 +161,7 @@ export class TurnEngine {
     const row = this.d.router.row(modelId);
     const abort = new AbortController();
     const waiting = new Set<string>();
-    const handle = { abort, waiting, live: req.session !== null };
+    const handle = { abort, waiting, live: req.session !== null, gate: req.gate };
     this.active.add(handle);
     // Nobody is left to answer this turn's calls: they fail at once rather than at their timeout.
     let gone = false;
@@ -120,9 +172,13 @@ export class TurnEngine {
     };
     if (req.callerGone?.aborted) leave();
     else req.callerGone?.addEventListener("abort", leave, { once: true });
+    // A speculative turn: frames wait at the gate; a drop stops the model and the voice.
+    const gate = req.gate;
+    void gate?.decided.then((ok) => ok || abort.abort(new Error("speculation dropped")));
+    const emit: TurnRequest["emit"] = gate ? (e) => (gate.state === "confirmed" ? req.emit(e) : (gate.hold(() => req.emit(e)), true)) : req.emit;
     const marker = new ToneMarker();
     const splitter = new ClauseSplitter();
-    const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, { subject: req.subject, voice: req.voice, provider: req.voiceProvider }, req.correlationId, abort.signal) : null;
+    const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, { subject: req.subject, voice: req.voice, provider: req.voiceProvider }, req.correlationId, abort.signal, gate) : null;
     const spoken: string[] = [];
     const labels: string[] = [];
     const tone = () => (settings.emotion_responsive ? marker.tone : "neutral");
@@ -131,7 +187,7 @@ export class TurnEngine {
         const text = this.d.moderation.screen(raw).text;
         if (!text) continue;
         spoken.push(text);
-        req.emit({ type: "reply_chunk", text, tone: tone() });
+        emit({ type: "reply_chunk", text, tone: tone() });
         speech?.say(text, tone());
       }
     };
@@ -184,6 +240,8 @@ export class TurnEngine {
         handOver(splitter.push(marker.flush()));
         handOver(splitter.flush());
         if (calls.length === 0) break;
+        // No tool runs (and no call reaches the application) before a speculative turn is confirmed.
+        if (gate && !(await gate.decided)) throw abort.signal.reason;
         messages.push({ role: "assistant", content: text, toolCalls: calls });
         const system = calls.find((c) => isSystem(c.name));
         if (system) {
@@ -196,7 +254,7 @@ export class TurnEngine {
             owner: req.toolOwner,
             timeZone: req.clientContext?.timezone ?? this.d.timeZone,
             signal: abort.signal,
-            emit: req.emit,
+            emit,
             hold: (line) => speech?.say(line, tone()),
             phraseFor: (name) => settings.tool_phrases?.[name]?.[req.language ?? languageOf(req.clientContext)] ?? null,
             labels,
@@ -217,6 +275,8 @@ export class TurnEngine {
 
     // The transcript keeps what was said: for a live turn, the clauses that started playing.
     const said = speech ? await speech.settled(interrupted) : spoken;
+    // A speculative turn leaves no trace unless it was confirmed.
+    if (gate && !(await gate.decided)) throw speculationDropped();
     const cut = interrupted || said.length < spoken.length;
     const reply = this.d.moderation.screen(said.join(" ")).text;
     await this.d.conversations.appendTurns(req.subject, [

@@ -26,3 +26,23 @@ describe("IdleAnimator", () => {
     expect(Math.max(...br) - Math.min(...br)).toBeGreaterThan(0.5);
   });
 });
+
+describe("IdleAnimator hold", () => {
+  it("holds head motion and breathing for holdFrames frames, never a blink", () => {
+    const a = new IdleAnimator({ seed: 5, holdFrames: 2 });
+    const ps = Array.from({ length: 25 * 30 }, (_, i) => a.params(i));
+    for (let i = 0; i + 1 < ps.length; i += 2) {
+      const [p, q] = [ps[i], ps[i + 1]];
+      expect([q.headX, q.headY, q.headRoll, q.breathe]).toEqual([p.headX, p.headY, p.headRoll, p.breathe]);
+    }
+    // Frames outside a blink repeat their pair exactly: the renderer copies them.
+    const pairs = ps.filter((p, i) => i % 2 === 1 && p.blink === 0 && ps[i - 1].blink === 0);
+    expect(pairs.length).toBeGreaterThan(300);
+    for (let i = 1; i < ps.length; i += 2) if (ps[i].blink === 0 && ps[i - 1].blink === 0) expect(ps[i]).toEqual(ps[i - 1]);
+    // Blinks keep the full frame rate: some blink frame differs from the frame before it within a pair.
+    expect(ps.some((p, i) => i % 2 === 1 && p.blink !== ps[i - 1].blink)).toBe(true);
+    // Unheld, every frame moves.
+    const b = new IdleAnimator({ seed: 5, holdFrames: 1 });
+    expect(b.params(1).headX).not.toBe(b.params(0).headX);
+  });
+});

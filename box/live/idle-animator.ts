@@ -1,6 +1,8 @@
 // Implements: the idle face of a live session (media path): blinks at natural intervals, small
 // head motion and breathing. A pure function of the frame index and a seed, so a frame can be
-// reproduced exactly and tests need no clock.
+// reproduced exactly and tests need no clock. The slow motions (head, breathing: well under a
+// pixel a frame) change every `holdFrames` frames only, blinks every frame: a frame whose
+// parameters repeat the previous one's is a copy, not another run of the renderer's model.
 import { seededRandom } from "../../shared/util/seeded-random.ts";
 import type { FrameParams } from "../render/frame-params.ts";
 
@@ -9,6 +11,8 @@ export interface IdleOptions {
   seed?: number;
   /** Scales head motion (1 = a few pixels at 512x512). */
   motion?: number;
+  /** Head motion and breathing are updated every this many frames (2: 12.5 Hz at 25 fps). */
+  holdFrames?: number;
 }
 
 
@@ -20,10 +24,12 @@ export class IdleAnimator {
   private readonly blinkStarts: number[] = [];
   private readonly next: () => number;
   private readonly phase: number[];
+  private readonly hold: number;
 
   constructor(options: IdleOptions = {}) {
     this.fps = options.fps ?? 25;
     this.motion = options.motion ?? 1;
+    this.hold = Math.max(1, Math.round(options.holdFrames ?? 2));
     this.next = seededRandom(options.seed ?? 1);
     this.phase = [this.next(), this.next(), this.next()].map((p) => p * Math.PI * 2);
   }
@@ -48,7 +54,7 @@ export class IdleAnimator {
   }
 
   params(frame: number): IdleParams {
-    const t = frame / this.fps;
+    const t = (Math.floor(frame / this.hold) * this.hold) / this.fps;
     const [p0, p1, p2] = this.phase;
     const m = this.motion;
     return {

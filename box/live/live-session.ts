@@ -110,7 +110,7 @@ export class LiveSession {
   }
 
   get speaking(): boolean {
-    return this.playing !== null || this.timeline.endFrame > this.emitted + 1;
+    return this.timeline.held || this.playing !== null || this.timeline.endFrame > this.emitted + 1;
   }
 
   /** The variant on screen now (tone of the utterance playing, else the session's). */
@@ -170,10 +170,41 @@ export class LiveSession {
     return s;
   }
 
-  /** Stops speech at the next frame and drops the queue. */
+  /**
+   * Barge-in step one: speech pauses at the next frame (silence, a resting face); the queue and
+   * the utterance playing are kept, so `releaseSpeech` goes on from that frame. False when
+   * nothing is speaking (or it is already held).
+   */
+  holdSpeech(): boolean {
+    if (this.closed || this.timeline.held || !this.speaking) return false;
+    const at = this.emitted + 1;
+    this.timeline.hold(at);
+    this.invalidateFrom(at);
+    return true;
+  }
+
+  /** Resumes held speech at the next frame from where it paused (no word lost or repeated). */
+  releaseSpeech(): void {
+    if (this.closed || !this.timeline.held) return;
+    const at = this.emitted + 1;
+    this.timeline.release(at);
+    this.invalidateFrom(at);
+  }
+
+  get speechHeld(): boolean {
+    return this.timeline.held;
+  }
+
+  /** Stops speech at the next frame and drops the queue (a held utterance is cut where it paused). */
   interrupt(): Scheduled[] {
     const at = this.emitted + 1;
+    const wasHeld = this.timeline.held;
     const cut = this.timeline.interrupt(at);
+    // Held, the clock moved on without it: it ends now, as cut.
+    if (wasHeld && this.playing) {
+      this.emit({ kind: "end", utterance: this.playing, interrupted: true });
+      this.playing = null;
+    }
     if (cut.length) {
       // Silence the rest of the frame on air too: its later audio chunk has not left yet.
       if (this.lastPcm !== this.silence) this.lastPcm.fill(0);
@@ -228,7 +259,8 @@ export class LiveSession {
       this.lastOwned = true;
       this.rendered.delete(i);
     }
-    this.track(i);
+    // Held: the utterance playing stays the one playing (no end, no new start) until released.
+    if (!this.timeline.held) this.track(i);
     const pcm = this.timeline.at(i) ? this.timeline.audioAt(i) : this.silence;
     this.lastPcm = pcm;
     this.pump();

@@ -42,4 +42,46 @@ describe("SpeechTimeline", () => {
     t.prune(4);
     expect(t.pending).toBe(0);
   });
+
+  it("hold stops at a frame with silence and release goes on from that frame: nothing skipped or repeated", () => {
+    const t = new SpeechTimeline(4);
+    // Every sample distinct (1..n), so a skipped or repeated slice shows.
+    const ramp = (frames: number, from: number, text: string): UtteranceInput => ({ ...utt(frames, 0, text), pcm48k: Int16Array.from({ length: frames * 4 }, (_, i) => from + i) });
+    const a = t.enqueue(ramp(6, 1, "a"), 0);
+    const out: number[] = [];
+    const play = (from: number, to: number) => {
+      for (let f = from; f < to; f++) out.push(...t.audioAt(f));
+    };
+    play(0, 3);
+    t.hold(3);
+    expect(t.held).toBe(true);
+    // Queued while held: after the held one, not at the clock's frame.
+    const b = t.enqueue(ramp(2, 25, "b"), 9);
+    expect(b.startFrame).toBe(a.endFrame);
+    for (let f = 3; f < 10; f++) {
+      expect(t.at(f)).toBeNull();
+      expect(t.audioAt(f).every((x) => x === 0)).toBe(true);
+      expect(t.mouthAt(f)).toBeNull();
+    }
+    expect(t.pendingAfter(b.id, 12)).toBe(true); // held speech is still to come
+    expect(t.release(10)).toBe(7);
+    expect(t.held).toBe(false);
+    expect(t.at(10)?.text).toBe("a");
+    expect(t.mouthAt(10)?.open).toBe(4 / 6); // the mouth of frame 3 of "a"
+    play(10, t.endFrame);
+    expect(t.at(t.endFrame - 1)?.text).toBe("b");
+    expect(out).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+  });
+
+  it("an interrupt while held cuts at the held frame and ends the hold", () => {
+    const t = new SpeechTimeline();
+    t.enqueue(utt(10), 0);
+    t.hold(4);
+    t.interrupt(8);
+    expect(t.held).toBe(false);
+    expect(t.at(8)).toBeNull();
+    t.prune(8);
+    expect(t.pending).toBe(0);
+    expect(t.release(9)).toBe(0);
+  });
 });

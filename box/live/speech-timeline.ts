@@ -1,6 +1,7 @@
 // Implements: the utterance queue of a live session on one frame timeline. Each queued utterance
 // is given a start frame; audio and mouth shape of frame i are pure lookups into the same
-// schedule, so picture and sound cannot drift apart. `interrupt` cuts the schedule at a frame.
+// schedule, so picture and sound cannot drift apart. `interrupt` cuts the schedule at a frame;
+// `hold` stops it at a frame (silence from there) and `release` goes on from that very frame.
 import type { MouthParams } from "../render/frame-params.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
 
@@ -24,11 +25,15 @@ export interface Scheduled extends UtteranceInput {
 export class SpeechTimeline {
   private queue: Scheduled[] = [];
   private nextId = 1;
+  /** The frame speech stopped at while held (barge-in step one); null when not held. */
+  private heldAt: number | null = null;
 
   constructor(private readonly samplesPerFrame = 1920) {}
 
   /** Queues after everything already scheduled, never before `earliestFrame`. */
   enqueue(u: UtteranceInput, earliestFrame: number): Scheduled {
+    // While held the schedule's time stands still at the held frame; release moves it on.
+    if (this.heldAt !== null) earliestFrame = Math.min(earliestFrame, this.heldAt);
     const last = this.queue.at(-1);
     const start = Math.max(earliestFrame, last ? last.endFrame : earliestFrame);
     const frames = Math.max(u.mouth.length, Math.ceil(u.pcm48k.length / this.samplesPerFrame), 1);
@@ -39,6 +44,7 @@ export class SpeechTimeline {
 
   /** The utterance playing at `frame`, if any. */
   at(frame: number): Scheduled | null {
+    if (this.heldAt !== null && frame >= this.heldAt) return null;
     for (const s of this.queue) {
       if (frame < s.startFrame) return null;
       if (frame < s.endFrame) return s;
@@ -74,12 +80,39 @@ export class SpeechTimeline {
       } else cut.push(s);
     }
     this.queue = keep;
+    this.heldAt = null;
     return cut;
+  }
+
+  get held(): boolean {
+    return this.heldAt !== null;
+  }
+
+  /** Stops the schedule at `frame`: nothing plays from there, nothing queued is dropped. */
+  hold(frame: number): void {
+    this.heldAt ??= frame;
+  }
+
+  /**
+   * Goes on at `frame` from where the hold stopped: everything not yet played moves later by the
+   * held time, so the next frame plays the audio that was due at the held frame (nothing skipped
+   * or repeated). Returns the frames it moved by.
+   */
+  release(frame: number): number {
+    if (this.heldAt === null) return 0;
+    const shift = Math.max(0, frame - this.heldAt);
+    for (const s of this.queue) {
+      if (s.endFrame <= this.heldAt) continue;
+      s.startFrame += shift;
+      s.endFrame += shift;
+    }
+    this.heldAt = null;
+    return shift;
   }
 
   /** Whether utterance `id` still has frames to play after `frame`. */
   pendingAfter(id: number, frame: number): boolean {
-    return this.queue.some((s) => s.id === id && s.endFrame > frame + 1);
+    return this.queue.some((s) => s.id === id && (s.endFrame > frame + 1 || (this.heldAt !== null && s.endFrame > this.heldAt)));
   }
 
   /** Whether an utterance queued after `id` carries the same correlation id. */

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, test } from "vitest";
-import { FfmpegEncoder } from "./encoder.ts";
+import { Writable } from "node:stream";
+import { FfmpegEncoder, InputPool } from "./encoder.ts";
 import { isVp8KeyframeStart } from "./rtp-retimer.ts";
 import { isAlive, waitFor } from "./testing/processes.ts";
 import { syntheticSource } from "./testing/synthetic-source.ts";
@@ -49,6 +50,36 @@ describe("FfmpegEncoder", () => {
     }
   });
 
+  test("the warm-up frame is encoded at spawn and dropped; the first real frame leaves as a keyframe", async () => {
+    const sent: Sent[] = [];
+    const { encoder } = await videoEncoder(sent);
+    // Nothing written yet: ffmpeg has already encoded the warm-up frame, and none of it left.
+    await encoder.ready; // resolves with the warm-up frame's first packet
+    expect(encoder.counters.warmUpPackets).toBeGreaterThan(0);
+    expect(sent).toEqual([]);
+    const source = syntheticSource();
+    for (let i = 0; i < 7; i++) {
+      expect(encoder.write(source(i).i420, i)).toBe(true);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    await waitFor(() => sent.some((s) => s.index === 6), 15_000, "seven frames were encoded");
+    expect(sent[0]).toMatchObject({ index: 0, key: true });
+    expect(new Set(sent.map((s) => s.index))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6]));
+    // The fast start goes on from the first real frame: keyframes at 0 and 5.
+    expect(sent.filter((s) => s.key).map((s) => s.index)).toEqual([0, 5]);
+    expect(encoder.counters.keyframes).toBe(2);
+  });
+
+  test("without a fast start the first real frame is still a keyframe", async () => {
+    const sent: Sent[] = [];
+    const encoder = await FfmpegEncoder.start({ kind: "video", fastStartFrames: 0, onRtp: (p, index) => sent.push({ index, ts: p.readUInt32BE(4), key: isVp8KeyframeStart(p) }) });
+    open.push(encoder);
+    const source = syntheticSource();
+    for (let i = 0; i < 3; i++) expect(encoder.write(source(i).i420, i)).toBe(true);
+    await waitFor(() => sent.some((s) => s.index === 2), 15_000, "three frames were encoded");
+    expect(sent.filter((s) => s.key).map((s) => s.index)).toEqual([0]);
+  });
+
   test("close() kills the child and the encoder refuses further input", async () => {
     const { encoder } = await videoEncoder([]);
     const pid = encoder.pid!;
@@ -82,4 +113,30 @@ describe("FfmpegEncoder", () => {
       }
     });
   }
+});
+
+describe("InputPool", () => {
+  test("a reused buffer is never overwritten while the pipe still holds it, and buffers are reused", async () => {
+    const received: Buffer[] = [];
+    // A slow pipe: each chunk is taken 5 ms after it was handed over, several queued at once.
+    const sink = new Writable({
+      highWaterMark: 1 << 20,
+      write(chunk: Buffer, _enc, done) {
+        setTimeout(() => (received.push(Buffer.from(chunk)), done()), 5);
+      },
+    });
+    const pool = new InputPool();
+    const frame = new Uint8Array(4096); // the caller's one buffer, rewritten for every frame
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 4; i++) {
+        frame.fill(round * 4 + i);
+        pool.write(sink, frame);
+      }
+      await new Promise((r) => sink.write(Buffer.alloc(0), r)); // let the queue drain
+    }
+    expect(received.filter((b) => b.length).map((b) => [b.length, b[0], b.every((x) => x === b[0])])).toEqual(
+      Array.from({ length: 20 }, (_, k) => [4096, k, true]),
+    );
+    expect(pool.allocations, "buffers came back to the pool and were reused").toBeLessThanOrEqual(5);
+  });
 });

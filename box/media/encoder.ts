@@ -1,9 +1,13 @@
 // Implements: DESIGN "The media path of one live session": encoder (ffmpeg: VP8 + Opus -> RTP on loopback).
 // One ffmpeg per stream: raw I420 or s16le PCM on stdin, RTP to a loopback UDP port we own.
 // A crashed ffmpeg is restarted (its first frame is a keyframe); the RTP timeline continues.
+// Each video process is handed one warm-up frame at spawn (its output is dropped), so ffmpeg has
+// probed its input and set up libvpx before the client connects: the first real frame leaves at
+// once, as a keyframe.
 import { spawn, type ChildProcess } from "node:child_process";
 import dgram from "node:dgram";
 import { accessSync, constants } from "node:fs";
+import type { Writable } from "node:stream";
 import { adoptChild } from "./child-reaper.ts";
 import { diesWithParent } from "./parent-death.ts";
 import { isVp8KeyframeStart, RtpRetimer } from "./rtp-retimer.ts";
@@ -21,6 +25,8 @@ export type EncoderOptions = {
   /** Input PCM rate (mono s16le); Opus always leaves at 48 kHz stereo. */
   sampleRate?: number;
   videoBitrate?: string;
+  /** libvpx speed (0-16; higher is cheaper). */
+  cpuUsed?: number;
   /** Keyframe interval in frames. */
   gop?: number;
   /** For the first N frames of each process a keyframe every 5, so a receiver that missed one locks on fast. */
@@ -36,10 +42,39 @@ export type EncoderCounters = {
   packets: number;
   keyframes: number;
   restarts: number;
+  /** Packets of the warm-up input (or not RTP), dropped before the peer. */
+  warmUpPackets: number;
 };
 
+/** VP8 for a 512x512 talking head at 25 fps: libvpx's cheapest realtime speed, and macroblocks that barely change skipped. */
+export const VP8_DEFAULTS = { bitrate: "1M", cpuUsed: 16, staticThresh: 200 } as const;
+/** Warm-up frames handed to each video process at spawn; their packets never leave. */
+export const VIDEO_WARM_UP_FRAMES = 1;
+
+/**
+ * Copies each input into a reused buffer that returns to the pool once the pipe has taken it:
+ * no allocation per frame, and the caller may reuse its own buffer as soon as write() returns.
+ */
+export class InputPool {
+  private readonly free: Buffer[] = [];
+  /** Buffers created so far (stays small: the pipe's queue is bounded by the caller). */
+  allocations = 0;
+
+  write(sink: Writable, data: Uint8Array): boolean {
+    let buf = this.free.pop();
+    if (!buf || buf.byteLength !== data.byteLength) {
+      buf = Buffer.allocUnsafeSlow(data.byteLength);
+      this.allocations++;
+    }
+    buf.set(data);
+    const taken = buf;
+    // Called once the bytes are written to the pipe (or the write failed): only then is it free.
+    return sink.write(taken, () => this.free.push(taken));
+  }
+}
+
 export class FfmpegEncoder {
-  readonly counters: EncoderCounters = { inputs: 0, dropped: 0, packets: 0, keyframes: 0, restarts: 0 };
+  readonly counters: EncoderCounters = { inputs: 0, dropped: 0, packets: 0, keyframes: 0, restarts: 0, warmUpPackets: 0 };
   private child: ChildProcess | null = null;
   private closed = false;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -48,6 +83,10 @@ export class FfmpegEncoder {
   private stderrTail = "";
   private sender: number | null = null; // ffmpeg's source port, to ignore strangers on loopback
   private readonly retimer: RtpRetimer;
+  private readonly pool = new InputPool();
+  private warmed: () => void = () => {};
+  /** Resolves once the first process has encoded its warm-up frame (video), or at once (audio). */
+  readonly ready = new Promise<void>((resolve) => (this.warmed = resolve));
 
   private constructor(
     private readonly options: EncoderOptions,
@@ -55,6 +94,7 @@ export class FfmpegEncoder {
   ) {
     const fps = options.fps ?? 25;
     this.retimer = new RtpRetimer(options.kind === "video" ? 90_000 / fps : 960);
+    if (options.kind === "audio") this.warmed();
     socket.on("message", (packet, from) => this.onPacket(packet, from.port));
     // A socket error must never become an uncaught exception that ends the box.
     socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "encoder RTP socket error", kind: options.kind, error: err.message })));
@@ -91,13 +131,14 @@ export class FfmpegEncoder {
   /** Hands one input (a whole I420 frame, or a PCM chunk) for source index `index`. */
   write(data: Uint8Array, index: number): boolean {
     const stdin = this.child?.stdin;
-    const limit = (this.options.maxQueuedInputs ?? 4) * data.byteLength;
+    // The warm-up frame may still sit in the pipe of a process that is starting: not counted.
+    const limit = ((this.options.maxQueuedInputs ?? 4) + (this.options.kind === "video" ? VIDEO_WARM_UP_FRAMES : 0)) * data.byteLength;
     if (!stdin || !stdin.writable || stdin.writableLength > limit) {
       this.counters.dropped++;
       return false;
     }
     this.retimer.wrote(index);
-    stdin.write(Buffer.from(data)); // a copy: the pipe may queue it while the caller reuses its buffer
+    this.pool.write(stdin, data); // a pooled copy: the pipe may queue it while the caller reuses its buffer
     this.counters.inputs++;
     return true;
   }
@@ -113,7 +154,8 @@ export class FfmpegEncoder {
   }
 
   private spawn(): ChildProcess {
-    this.retimer.newSource();
+    const warmUp = this.options.kind === "video" ? VIDEO_WARM_UP_FRAMES : 0;
+    this.retimer.newSource(warmUp);
     this.sender = null;
     this.startedAt = Date.now();
     const { command, args } = diesWithParent(this.ffmpegPath, this.args());
@@ -121,6 +163,7 @@ export class FfmpegEncoder {
     adoptChild(child);
     this.child = child;
     child.stdin!.on("error", () => {}); // EPIPE when ffmpeg dies; the exit handler restarts it
+    for (let i = 0; i < warmUp; i++) this.pool.write(child.stdin!, this.warmUpFrame());
     child.stderr!.on("data", (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-2000)));
     // 'exit' may not follow a spawn 'error': whichever comes first restarts the encoder.
     child.on("error", (err) => this.onGone(child, `spawn failed: ${err.message}`));
@@ -141,11 +184,22 @@ export class FfmpegEncoder {
     }, this.backoffMs);
   }
 
+  /** Mid grey: any picture will do, the frames after it are forced keyframes. */
+  private warmUpFrame(): Uint8Array {
+    const o = this.options;
+    return new Uint8Array(((o.width ?? 512) * (o.height ?? 512) * 3) / 2).fill(128);
+  }
+
   private onPacket(packet: Buffer, port: number): void {
     if (this.closed) return;
     this.sender ??= port;
-    const index = port === this.sender ? this.retimer.retime(packet) : null;
-    if (index === null) return;
+    if (port !== this.sender) return;
+    this.warmed();
+    const index = this.retimer.retime(packet);
+    if (index === null) {
+      this.counters.warmUpPackets++;
+      return;
+    }
     this.counters.packets++;
     if (this.options.kind === "video" && isVp8KeyframeStart(packet)) this.counters.keyframes++;
     this.options.onRtp(packet, index);
@@ -166,12 +220,16 @@ export class FfmpegEncoder {
       ];
     }
     const fast = o.fastStartFrames ?? 25;
+    const w = VIDEO_WARM_UP_FRAMES; // real frame r is ffmpeg's frame n = r + w
+    // The first real frame is always a keyframe; then one every 5 for `fast` frames.
+    const keys = fast > 0 ? `gte(n,${w})*lt(n-${w},${fast})*not(mod(n-${w},5))` : `eq(n,${w})`;
     return [
       ...head,
       ...["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${o.width ?? 512}x${o.height ?? 512}`, "-r", String(o.fps ?? 25), "-i", "pipe:0"],
-      ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", o.videoBitrate ?? "1M", "-g", String(o.gop ?? 25)],
+      ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", String(o.cpuUsed ?? VP8_DEFAULTS.cpuUsed), "-static-thresh", String(VP8_DEFAULTS.staticThresh)],
+      ...["-b:v", o.videoBitrate ?? VP8_DEFAULTS.bitrate, "-g", String(o.gop ?? 25)],
       ...["-lag-in-frames", "0", "-error-resilient", "1", "-auto-alt-ref", "0", "-threads", "1"],
-      ...(fast > 0 ? ["-force_key_frames", `expr:lt(n,${fast})*not(mod(n,5))`] : []),
+      ...["-force_key_frames", `expr:${keys}`],
       ...out,
     ];
   }

@@ -1,6 +1,6 @@
 // End to end in one process: werift peer + ffmpeg encoders + paced session, received by libwebrtc.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MediaSession } from "./media-session.ts";
+import { MediaSession, type MediaPeer } from "./media-session.ts";
 import { createAnswerPeer } from "./peer.ts";
 import { childPids, openUdpSockets, waitFor } from "./testing/processes.ts";
 import { GREY, syntheticSource } from "./testing/synthetic-source.ts";
@@ -116,6 +116,30 @@ describe("MediaSession without a client", () => {
       expect(session.counters.framesSent).toBe(0);
     } finally {
       silent.close();
+    }
+  });
+});
+
+describe("MediaSession encoder warm-up", () => {
+  test("an encoder that never warms up does not hold media back for longer than warmUpWaitMs", async () => {
+    const { mkdtempSync, writeFileSync, chmodSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    // A stand-in "ffmpeg" that reads its input and never sends a packet.
+    const dir = mkdtempSync(join(tmpdir(), "mute-ffmpeg-"));
+    const ffmpegPath = join(dir, "ffmpeg");
+    writeFileSync(ffmpegPath, "#!/bin/sh\nexec cat > /dev/null\n");
+    chmodSync(ffmpegPath, 0o755);
+    const ignore = { writeRtp: () => {} } as unknown as MediaPeer["video"];
+    const peer: MediaPeer = { video: ignore, audio: ignore, connected: Promise.resolve(), close: () => {} };
+    const session = await MediaSession.start(peer, syntheticSource(), { ffmpegPath, warmUpWaitMs: 300 });
+    try {
+      await session.started;
+      await waitFor(() => session.counters.framesSent >= 5, 10_000, "frames were written although the encoder never warmed up");
+      expect(session.counters.videoPackets).toBe(0);
+    } finally {
+      session.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -30,6 +30,8 @@ export type MediaSessionOptions = {
   onSend?: (kind: "video" | "audio", index: number) => void;
   /** A client that has not connected by then is given up (default 20 s). */
   connectTimeoutMs?: number;
+  /** After connect, media waits at most this long for the video encoder to be warm (default 2 s). */
+  warmUpWaitMs?: number;
   /** The session ended by itself (peer gone, never connected); not called after close(). */
   onEnded?: (reason: string) => void;
 };
@@ -62,7 +64,8 @@ export class MediaSession {
   private clock: AvClock | null = null;
   private connectTimer: NodeJS.Timeout | undefined;
   private timeout: NodeJS.Timeout | null = null;
-  private immediate: NodeJS.Immediate | null = null;
+  /** Audio chunks the source gave too few samples for, padded with silence (reused). */
+  private padded: Int16Array | null = null;
   private lastGood: SourceFrame | null = null;
   private sourceErrors = 0;
   private closed = false;
@@ -83,8 +86,13 @@ export class MediaSession {
     const timeout = new Promise<never>((_, reject) => {
       this.connectTimer = setTimeout(() => reject(new Error(`the client did not connect within ${limit} ms`)), limit);
     });
-    this.started = Promise.race([peer.connected, timeout]).then(() => {
+    this.started = Promise.race([peer.connected, timeout]).then(async () => {
       clearTimeout(this.connectTimer);
+      // An ffmpeg still starting (a loaded machine) would queue the first frames and drop the
+      // rest: the clock starts once it is warm, so frame 0 leaves at once as a keyframe.
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([video.ready, new Promise((r) => (waited = setTimeout(r, options.warmUpWaitMs ?? 2_000)))]);
+      clearTimeout(waited);
       if (this.closed) throw new Error("media session closed before the peer connected");
       // ffmpeg sends a VP8 frame as soon as it is written but an Opus packet only when the next
       // chunk arrives: audio goes one 20 ms chunk early so both leave the box together.
@@ -157,7 +165,6 @@ export class MediaSession {
     this.closed = true;
     clearTimeout(this.connectTimer);
     if (this.timeout) clearTimeout(this.timeout);
-    if (this.immediate) clearImmediate(this.immediate);
     this.video.close();
     this.audio.close();
     this.peer.close();
@@ -171,13 +178,14 @@ export class MediaSession {
   }
 
   private loop = (): void => {
-    this.timeout = this.immediate = null;
+    this.timeout = null;
     if (this.closed || !this.clock) return;
     for (const tick of this.clock.tick(this.now())) this.emit(tick);
+    // One timer per due instant (every 20 ms), never a spin: setTimeout's 1-2 ms overshoot is
+    // harmless because due times are absolute (lateness does not accumulate) and audio and video
+    // of one instant leave in the same wake-up.
     const wait = this.clock.nextDueMs() - this.now();
-    // setTimeout overshoots by 1-2 ms; finish the last stretch on setImmediate (~0.25 ms a hop).
-    if (wait > 2) this.timeout = setTimeout(this.loop, wait - 1.5);
-    else this.immediate = setImmediate(this.loop);
+    this.timeout = setTimeout(this.loop, Math.max(0, wait));
   };
 
   private emit(tick: AvTick): void {
@@ -188,7 +196,13 @@ export class MediaSession {
       return;
     }
     const pcm = frame.pcm48k;
-    const chunk = new Int16Array(tick.samples); // silence where the source gave too few samples
+    if (pcm.length >= tick.offset + tick.samples) {
+      // A view, no copy: the encoder copies it into its own pooled buffer.
+      this.audio.write(new Uint8Array(pcm.buffer, pcm.byteOffset + tick.offset * 2, tick.samples * 2), tick.chunk);
+      return;
+    }
+    const chunk = this.padded?.length === tick.samples ? this.padded : (this.padded = new Int16Array(tick.samples));
+    chunk.fill(0); // silence where the source gave too few samples
     chunk.set(pcm.subarray(tick.offset, Math.min(pcm.length, tick.offset + tick.samples)));
     this.audio.write(new Uint8Array(chunk.buffer), tick.chunk);
   }

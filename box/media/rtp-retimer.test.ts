@@ -34,6 +34,26 @@ describe("RtpRetimer", () => {
     expect(r.retime(rtp(2, 1920))).toBe(12); // the packet for unit 1 never came
   });
 
+  test("warm-up units of a new process are dropped; the first real one maps to the first index written", () => {
+    const r = new RtpRetimer(3600, fixed);
+    r.newSource(1);
+    expect(r.retime(rtp(500, 9000)), "the warm-up frame's packets never leave").toBeNull();
+    expect(r.retime(rtp(501, 9000))).toBeNull();
+    r.wrote(0);
+    r.wrote(1);
+    const p = rtp(502, 9000 + 3600);
+    expect(r.retime(p)).toBe(0);
+    expect([p.readUInt32BE(4) - 2 ** 31, p.readUInt16BE(2)], "sequence numbers have no gap for the dropped packets").toEqual([0, 32768]);
+    expect(r.retime(rtp(503, 9000 + 7200))).toBe(1);
+    // A restart warms up again; the timeline goes on from the next index written.
+    r.newSource(1);
+    r.wrote(7);
+    expect(r.retime(rtp(9, 100))).toBeNull();
+    const q = rtp(10, 100 + 3600);
+    expect(r.retime(q)).toBe(7);
+    expect([q.readUInt32BE(4) - 2 ** 31, q.readUInt16BE(2)]).toEqual([7 * 3600, 32770]);
+  });
+
   test("a packet that is not RTP is refused", () => {
     expect(new RtpRetimer(960, fixed).retime(Buffer.from([1, 2, 3]))).toBeNull();
   });

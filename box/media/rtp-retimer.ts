@@ -1,7 +1,8 @@
 // Implements: DESIGN "The media path of one live session": RTP leaves on the session's own timeline.
 // Pure core. ffmpeg numbers its packets from a random base per process; we rewrite sequence
 // numbers and timestamps so that the timestamp is the source index (frame or audio chunk) times
-// its duration, continuous across encoder restarts and honest about dropped inputs.
+// its duration, continuous across encoder restarts and honest about dropped inputs. Warm-up units
+// (written at spawn so the encoder is initialised before real input) are dropped here.
 
 export class RtpRetimer {
   private seq: number;
@@ -9,8 +10,9 @@ export class RtpRetimer {
   /** Source indices written to the current encoder process, oldest first, not yet matched. */
   private written: number[] = [];
   private firstTs: number | null = null;
-  private matched = -1; // unit number (0-based, per process) of `current`
+  private matched = -1; // unit number (0-based, per process, after the warm-up) of `current`
   private current = 0;
+  private warmUp = 0;
 
   constructor(
     /** RTP ticks per source unit: 3600 for a 25 fps frame at 90 kHz, 960 for 20 ms at 48 kHz. */
@@ -26,19 +28,24 @@ export class RtpRetimer {
     this.written.push(index);
   }
 
-  /** A new encoder process starts from unit 0 with a new random timestamp base. */
-  newSource(): void {
+  /**
+   * A new encoder process starts from unit 0 with a new random timestamp base; its first
+   * `warmUpUnits` units are warm-up input (never written through `wrote`) whose packets are dropped.
+   */
+  newSource(warmUpUnits = 0): void {
     this.written = [];
     this.firstTs = null;
     this.matched = -1;
+    this.warmUp = warmUpUnits;
   }
 
-  /** Rewrites `packet` in place and returns its source index; null when it is not RTP (dropped). */
+  /** Rewrites `packet` in place and returns its source index; null when it is not RTP or warm-up (dropped). */
   retime(packet: Buffer): number | null {
     if (packet.length < 12 || packet[0] >> 6 !== 2) return null;
     const ts = packet.readUInt32BE(4);
     if (this.firstTs === null) this.firstTs = ts;
-    const unit = Math.round(((ts - this.firstTs) >>> 0) / this.ticksPerUnit);
+    const unit = Math.round(((ts - this.firstTs) >>> 0) / this.ticksPerUnit) - this.warmUp;
+    if (unit < 0) return null;
     while (this.matched < unit) {
       const next = this.written.shift();
       // More output than input cannot happen with ffmpeg 1:1 encoding; extrapolate if it does.

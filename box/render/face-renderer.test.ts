@@ -169,3 +169,38 @@ describe("FaceRenderer (built-in face warp)", () => {
     await expect(renderer.render(small, NEUTRAL_FRAME)).rejects.toThrow(/256x256/);
   });
 });
+
+describe("FaceRenderer rest-frame copies", () => {
+  it("a face at rest is its own image, copied without running the model", async () => {
+    const face = faces[2].face;
+    const first = await render(face); // may run the model once, to learn the warp is identity here
+    const runs = renderer.modelRuns;
+    const again = await render(face);
+    expect(renderer.modelRuns, "the model did not run for a frame at rest").toBe(runs);
+    expect(Buffer.compare(first, face.i420.subarray(0, first.length))).toBe(0);
+    expect(Buffer.compare(again, first)).toBe(0);
+  });
+
+  it("the same face and parameters again are a byte-exact copy of the model's frame", async () => {
+    const [face, other] = [faces[0].face, faces[1].face];
+    const p = { open: 0.4, wide: 0.1, headX: 1.3, headY: -0.7, breathe: 0.6, blink: 0.2 };
+    const rendered = await render(face, p);
+    const runs = renderer.modelRuns;
+    const copy = await render(face, p);
+    expect(renderer.modelRuns, "served from the copy").toBe(runs);
+    expect(Buffer.compare(copy, rendered)).toBe(0);
+    copy.fill(0); // the caller reusing its buffer does not touch the renderer's copy
+    expect(Buffer.compare(await render(face, p), rendered)).toBe(0);
+    expect(renderer.modelRuns).toBe(runs);
+    // Anything else runs the model: another parameter, another face with the same parameters.
+    const moved = await render(face, { ...p, open: 0.41 });
+    expect(renderer.modelRuns).toBe(runs + 1);
+    expect(Buffer.compare(moved, rendered)).not.toBe(0);
+    const otherFace = await render(other, p);
+    expect(renderer.modelRuns).toBe(runs + 2);
+    expect(Buffer.compare(otherFace, rendered)).not.toBe(0);
+    // And back: the model's frame again, identical to the first render.
+    expect(Buffer.compare(await render(face, p), rendered)).toBe(0);
+    expect(renderer.modelRuns).toBe(runs + 3);
+  });
+});

@@ -1,8 +1,36 @@
 // Implements: end-of-turn from VAD silence plus the words (the `endpoint` frames), what counts
 // as a real turn (coughs and lone murmurs do not), and the skip_turn hold lengths.
+// The rules (README "End of turn"): all waits are whole silences from the end of the voice, in
+// audio time (samples received), so the same audio always ends a turn at the same place.
 
 const FILLERS = new Set(["um", "umm", "uh", "uhh", "er", "erm", "hmm", "hm", "mm", "mhm", "mmm", "ah", "eh", "oh", "uh-huh", "mm-hmm"]);
+/** A trailing "so" holds like a filler ("…, so"): the person is gathering the next thought. */
+const FILLER_HOLD = new Set([...FILLERS, "so"]);
 const CONTINUERS = new Set(["and", "so", "but", "or", "because", "then", "like", "if", "the", "a", "to", "of", "with", "my", "your"]);
+/** First words of a question when the recogniser gives no "?". */
+const QUESTION_OPENERS = new Set(["what", "when", "where", "who", "whom", "whose", "which", "why", "how", "is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "should", "shall", "may", "might", "have", "has", "had", "am", "isn't", "aren't", "don't", "doesn't", "didn't", "can't", "won't"]);
+
+/** The end-of-turn waits (ms of silence from the end of the voice). */
+export const EOT = {
+  /** After terminal punctuation (. ! ? and CJK stops). */
+  terminal: 200,
+  /** After a question shape without punctuation ("can we book a table"). */
+  question: 220,
+  /** After any other complete-looking phrase. */
+  complete: 250,
+  /** Added while the trailing silence still carries breath-level voice probability. */
+  breath: 100,
+  /** After a trailing comma, semicolon or colon. */
+  comma: 900,
+  /** After a conjunction or other word that cannot end a sentence ("and", "the"). */
+  conjunction: 1200,
+  /** After a filler ("um", "uh", "so"). */
+  filler: 1400,
+  /** Silence after the VAD heard voice but the recogniser gave no words yet. */
+  noWords: 700,
+  /** A partial that changed less than this long ago (audio time) holds the turn until it settles. */
+  partialSettle: 150,
+} as const;
 
 const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, " ").split(/\s+/).filter(Boolean);
 
@@ -14,16 +42,48 @@ export interface Endpoint {
   reason: "complete" | "unfinished" | "filler" | "silence" | "speaking";
 }
 
+export interface EndpointCues {
+  /** The trailing silence still carries breath-level voice probability (rising or hovering). */
+  breathy?: boolean;
+}
+
 /** The endpoint decision for the words heard so far, once the voice went quiet. */
-export function endpointFor(text: string, speaking: boolean): Endpoint {
+export function endpointFor(text: string, speaking: boolean, cues: EndpointCues = {}): Endpoint {
   if (speaking) return { eot: 0, wait_ms: 0, reason: "speaking" };
+  const ep = decide(text);
+  return cues.breathy ? { eot: Math.max(0, +(ep.eot - 0.1).toFixed(2)), wait_ms: ep.wait_ms + EOT.breath, reason: ep.reason } : ep;
+}
+
+function decide(text: string): Endpoint {
   const w = words(text);
   const last = w.at(-1) ?? "";
-  if (w.length === 0) return { eot: 0.3, wait_ms: 700, reason: "silence" };
-  if (FILLERS.has(last)) return { eot: 0.2, wait_ms: 1400, reason: "filler" };
-  if (CONTINUERS.has(last)) return { eot: 0.25, wait_ms: 1200, reason: "unfinished" };
-  if (/[.!?。！？]\s*$/.test(text.trim())) return { eot: 0.9, wait_ms: 300, reason: "complete" };
-  return { eot: 0.7, wait_ms: 350, reason: "complete" };
+  const trimmed = text.trim();
+  if (w.length === 0) return { eot: 0.3, wait_ms: EOT.noWords, reason: "silence" };
+  if (FILLER_HOLD.has(last)) return { eot: 0.2, wait_ms: EOT.filler, reason: "filler" };
+  if (CONTINUERS.has(last)) return { eot: 0.25, wait_ms: EOT.conjunction, reason: "unfinished" };
+  if (/[,;:，、]\s*$/.test(trimmed)) return { eot: 0.35, wait_ms: EOT.comma, reason: "unfinished" };
+  if (/[.!?。！？]\s*$/.test(trimmed)) return { eot: 0.9, wait_ms: EOT.terminal, reason: "complete" };
+  if (QUESTION_OPENERS.has(w[0]) && w.length >= 2) return { eot: 0.85, wait_ms: EOT.question, reason: "complete" };
+  return { eot: 0.75, wait_ms: EOT.complete, reason: "complete" };
+}
+
+/**
+ * Breath-level voice in the trailing silence: the last three VAD windows hover at or above 0.15,
+ * or rise window on window to at least 0.1 (the voice may be coming back).
+ */
+export function breathyTail(probabilities: readonly number[]): boolean {
+  const t = probabilities.slice(-3);
+  if (t.length < 3) return false;
+  const mean = (t[0] + t[1] + t[2]) / 3;
+  return mean >= 0.15 || (t[0] < t[1] && t[1] < t[2] && t[2] >= 0.1);
+}
+
+/**
+ * Audio time (ms) at which the turn is taken: the endpoint's wait from the end of the voice, and
+ * never before the recogniser's latest partial has been stable for EOT.partialSettle.
+ */
+export function turnDeadlineMs(voiceEndMs: number, waitMs: number, partialChangedMs: number): number {
+  return Math.max(voiceEndMs + waitMs, partialChangedMs + EOT.partialSettle);
 }
 
 /** A final worth a turn: not empty, not only fillers (a cough transcribes as nothing or a murmur). */

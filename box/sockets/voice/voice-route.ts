@@ -35,6 +35,10 @@ export interface VoiceSocketDeps {
   disconnect(): void;
   policy: SocketPolicy;
   pauseMaxSeconds: number;
+  /** BOX_BARGE_PAUSE: hold the avatar at the first voice over it, then interrupt or resume (barge-in.ts); default on. */
+  bargePause?: boolean;
+  /** BOX_SPECULATIVE_REPLIES: start the reply during the end-of-turn wait (metric `spec`). */
+  speculative: boolean;
 }
 
 export function voiceSocketRoute(d: Omit<VoiceSocketDeps, "asr"> & { asr: AsrEngine | null; asrReason: string }): SocketRoute {

@@ -111,7 +111,8 @@ describe("a spoken turn", () => {
       expect(ws.frames.find((f) => f.type === "reply_chunk")).toEqual({ type: "reply_chunk", text: "Hello to you too!", tone: "neutral" });
       expect(ws.frames.find((f) => f.type === "reply")).toMatchObject({ reply: "Hello to you too! How can I help?", tone: "neutral", avatar: expect.any(String) });
       const metric = await ws.waitType("metric", 10_000);
-      expect(metric).toEqual({ type: "metric", first_audio_ms: expect.any(Number), spec: false });
+      // Speculation is on by default: the reply was prepared during the end-of-turn wait.
+      expect(metric).toEqual({ type: "metric", first_audio_ms: expect.any(Number), spec: true });
       expect(metric.first_audio_ms).toBeGreaterThan(0);
       expect(fake.lastRequest!.body.messages.at(-1)).toMatchObject({ role: "user", content: "hello there" });
       const tools = fake.lastRequest!.body.tools.map((t: any) => t.function.name);

@@ -4,20 +4,27 @@ import { voiceForCall } from "../../voice/voice-language.ts";
 import { UpstreamError } from "../../../shared/errors/api-error.ts";
 import { isTone, type Language } from "../../../shared/wire/tones.ts";
 import type { AsrStream } from "../../speech/asr.ts";
-import { pcmFromBytes } from "../../speech/vad-segmenter.ts";
+import { pcmFromBytes, WINDOW_MS } from "../../speech/vad-segmenter.ts";
 import { VoiceActivity } from "../../speech/voice-activity.ts";
 import type { SileroVad } from "../../speech/silero-vad.ts";
 import type { LiveSession } from "../../live/live-session.ts";
 import type { SocketConn } from "../conn.ts";
 import { SocketSession, maxLengthFrom } from "../socket-session.ts";
 import { PauseState } from "./pause.ts";
-import { endpointFor, isRealUtterance } from "./turn-taking.ts";
+import { breathyTail, endpointFor, isRealUtterance, turnDeadlineMs } from "./turn-taking.ts";
+import { ConfirmGate } from "../../chat/turn-engine.ts";
 import { runSystemTool, systemToolSpecs, type SystemToolHost } from "./system-tools.ts";
 import { ACTION_LABELS } from "./lines.ts";
+import { BargeInController } from "./barge-in.ts";
 import type { VoiceSocketDeps } from "./voice-route.ts";
 
 /** Silence that ends a stretch of speech for the VAD; the words then decide how long to wait. */
-const VAD_MIN_SILENCE_MS = 250;
+const VAD_MIN_SILENCE_MS = 160;
+/** The VAD's thresholds (vad-segmenter defaults): voice coming back after the end holds the turn. */
+const VOICE_BACK_PROBABILITY = 0.5;
+const VOICE_GONE_PROBABILITY = 0.35;
+/** End of turn counts audio time; this wall-clock margin only rescues a client that stopped sending audio. */
+const EOT_BACKSTOP_MS = 1000;
 const MAX_BACKLOG_SAMPLES = 16_000 * 5;
 
 const normalise = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
@@ -35,6 +42,24 @@ export class VoiceSocket {
   /** Speech was heard since the last turn: words alone (noise, a stray recognition) take no turn. */
   private heardSpeech = false;
   private eotTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Audio time (ms, as the VAD has processed it) the voice last ended; null when no end is pending. */
+  private voiceEndMs: number | null = null;
+  /** Audio time the VAD has processed. */
+  private vadMs = 0;
+  /** Audio time (samples received) the recogniser's words last changed. */
+  private partialAtMs = 0;
+  /** Audio time at which the pending end of turn is taken; null when none is pending. */
+  private eotAtMs: number | null = null;
+  /** VAD probabilities of the windows since the voice ended (breath, voice coming back). */
+  private tail: number[] = [];
+  /** The last few windows, whatever they were: the silence that ended the voice is in them. */
+  private recent: { atMs: number; p: number }[] = [];
+  private breathy = false;
+  /** Voice came back after the end, not (yet) confirmed as speech: the turn waits. */
+  private voiceBack = false;
+  private quietWindows = 0;
+  /** The speculative turn in flight (at most one): the words it answers and its gate. */
+  private spec: { message: string; gate: ConfirmGate } | null = null;
   /** Words taken into a turn from a partial: the recogniser's late final for them is dropped. */
   private consumed = "";
   /** Wall time the last voiced audio arrived (first_audio_ms counts from it). */
@@ -55,6 +80,8 @@ export class VoiceSocket {
   private readonly pause: PauseState;
   private turnSeq = 0;
   private bargeIns = 0;
+  /** Barge-in in two steps: hold the avatar at the first voice, then interrupt or resume. */
+  private readonly barge: BargeInController;
 
   constructor(
     private readonly conn: SocketConn,
@@ -68,13 +95,15 @@ export class VoiceSocket {
     this.pause = new PauseState(d.pauseMaxSeconds, (reason) =>
       conn.send({ type: "action", name: "pause_conversation", label: ACTION_LABELS.pause_conversation, paused: false, reason }),
     );
+    const hold = { speaking: () => live.speaking, hold: () => (live.holdSpeech(), this.clearTimers()), release: () => this.releaseHeld(), bargeIn: () => (this.bargeIn(), this.vad?.speaking || this.scheduleEndOfTurn()) };
+    this.barge = new BargeInController(hold, d.bargePause ?? true);
   }
 
   /** Attaches recognition; `ready` is the only proof the session works. */
   async start(): Promise<void> {
     try {
       this.vadModel = await this.d.loadVad();
-      this.vad = new VoiceActivity(this.vadModel, { probabilities: false, minSilenceMs: VAD_MIN_SILENCE_MS });
+      this.vad = new VoiceActivity(this.vadModel, { probabilities: true, minSilenceMs: VAD_MIN_SILENCE_MS });
     } catch (err) {
       return this.refuse(`The box could not set the session up: ${(err as Error).message}`, 4006);
     }
@@ -134,7 +163,7 @@ export class VoiceSocket {
       case "mute":
         this.session.activity();
         this.muted = m.muted === true;
-        if (this.muted) this.dropWords();
+        if (this.muted) (this.barge.stop(), this.dropWords());
         return;
       case "auth":
         return void this.session.renew(m.token);
@@ -186,10 +215,13 @@ export class VoiceSocket {
     void this.vad!.push(pcm).then((events) => {
       this.backlog -= pcm.length;
       for (const e of events) {
-        if (e.type === "speech_start") this.onSpeechStart();
+        if (e.type === "probability") this.barge.window(e.probability, this.text());
+        if (e.type === "probability") this.onProbability(e.atMs, e.probability);
+        else if (e.type === "speech_start") this.onSpeechStart();
         // The VAD reports where in the audio the voice ended; audio arrives in real time.
-        else if (e.type === "speech_end") this.onSpeechEnd(performance.now() - Math.max(0, this.receivedMs - e.atMs));
+        else if (e.type === "speech_end") this.onSpeechEnd(e.atMs, performance.now() - Math.max(0, this.receivedMs - e.atMs));
       }
+      this.checkEndOfTurn();
     });
   }
 
@@ -199,13 +231,43 @@ export class VoiceSocket {
     this.heardSpeech = true;
     this.session.activity();
     this.clearTimers();
+    // The person went on speaking: the reply prepared on their earlier words goes without a sound.
+    this.dropSpec();
+    if (this.barge.speechStarted(this.text())) return; // held: barge-in.ts decides
     // Coughs are shorter than the VAD's minimum speech, so they never get here.
     if (this.turnActive || this.live.speaking) this.bargeIn();
   }
 
-  private onSpeechEnd(voiceEndedAt: number): void {
+  private onSpeechEnd(atMs: number, voiceEndedAt: number): void {
     this.lastVoiceAt = voiceEndedAt;
+    this.voiceEndMs = atMs;
+    // The silent windows the VAD waited through already tell whether breath lingers.
+    this.tail = this.recent.filter((w) => w.atMs >= atMs).map((w) => w.p);
+    this.breathy = breathyTail(this.tail);
+    this.voiceBack = false;
     this.scheduleEndOfTurn();
+  }
+
+  /** One VAD window: audio time moves on; after the voice ended, breath and voice coming back count. */
+  private onProbability(atMs: number, p: number): void {
+    this.vadMs = atMs + WINDOW_MS;
+    this.recent.push({ atMs, p });
+    if (this.recent.length > 8) this.recent.shift();
+    if (this.voiceEndMs === null || this.vad?.speaking) return;
+    this.tail.push(p);
+    if (this.tail.length > 8) this.tail.shift();
+    if (p >= VOICE_BACK_PROBABILITY) (this.voiceBack = true), (this.quietWindows = 0);
+    else if (p < VOICE_GONE_PROBABILITY && this.voiceBack && ++this.quietWindows * WINDOW_MS >= VAD_MIN_SILENCE_MS) this.voiceBack = false;
+    const breathy = breathyTail(this.tail);
+    if (breathy !== this.breathy) {
+      this.breathy = breathy;
+      if (this.eotAtMs !== null) this.scheduleEndOfTurn();
+    }
+  }
+
+  /** Takes the turn once the audio reached its deadline (never while voice is coming back). */
+  private checkEndOfTurn(): void {
+    if (this.eotAtMs !== null && this.vadMs >= this.eotAtMs && !this.voiceBack) this.endOfTurn();
   }
 
   private text(): string {
@@ -213,28 +275,64 @@ export class VoiceSocket {
   }
 
   private scheduleEndOfTurn(): void {
-    const ep = endpointFor(this.text(), this.vad?.speaking ?? false);
+    if (this.barge.holding || this.barge.dropsWords) return; // no turn while held, none for a backchannel
+    const ep = endpointFor(this.text(), this.vad?.speaking ?? false, { breathy: this.breathy });
     this.conn.send({ type: "endpoint", ...ep });
     if (ep.reason === "speaking") return;
+    // wait_ms is the whole silence wanted, counted in audio from where the voice ended.
+    this.eotAtMs = turnDeadlineMs(this.voiceEndMs ?? this.vadMs, ep.wait_ms, this.partialAtMs);
+    this.armBackstop(Math.max(0, this.eotAtMs - this.vadMs) + EOT_BACKSTOP_MS);
+    this.speculate();
+  }
+
+  /** Wall clock only for a client that stopped sending audio: while audio flows, audio time decides. */
+  private armBackstop(ms: number): void {
     if (this.eotTimer) clearTimeout(this.eotTimer);
-    // wait_ms is the whole silence wanted; the VAD already heard VAD_MIN_SILENCE_MS of it.
-    this.eotTimer = setTimeout(() => this.endOfTurn(), Math.max(0, ep.wait_ms - VAD_MIN_SILENCE_MS));
+    const received = this.receivedMs;
+    this.eotTimer = setTimeout(() => (this.receivedMs > received ? this.armBackstop(EOT_BACKSTOP_MS) : this.endOfTurn()), ms);
+  }
+
+  /** The words the turn would answer now: held words (skip_turn, a barge-in) join the new ones. */
+  private messageFor(text: string): { message: string; held: string } {
+    const held = this.held && this.held.until > Date.now() ? this.held.text : "";
+    return { message: held ? `${held} ${text}` : text, held };
+  }
+
+  /** Starts the reply on the words so far during the end-of-turn wait, behind a confirmation gate. */
+  private speculate(): void {
+    if (!this.d.speculative || this.turnActive || this.ending || this.vad?.speaking) return;
+    const text = this.text();
+    if (!isRealUtterance(text)) return this.dropSpec();
+    const { message } = this.messageFor(text);
+    if (this.spec && normalise(this.spec.message) === normalise(message)) return;
+    this.dropSpec(); // at most one in flight: the words changed
+    const gate = new ConfirmGate();
+    this.spec = { message, gate };
+    void this.turn(message, gate);
+  }
+
+  private dropSpec(): void {
+    this.spec?.gate.drop();
+    this.spec = null;
   }
 
   private onPartial(text: string): void {
-    if (this.muted || this.ending) return;
+    if (this.muted || this.ending || this.barge.dropsWords) return;
+    if (text !== this.partial) this.partialAtMs = this.receivedMs;
     this.partial = text;
     if (text) {
       this.captionShown = true;
       this.conn.send({ type: "partial", text: this.text() });
     }
+    this.barge.heard(this.text());
     if (!this.heardSpeech) return;
     if (!this.vad?.speaking) this.scheduleEndOfTurn();
     else this.conn.send({ type: "endpoint", ...endpointFor(this.text(), true) });
   }
 
   private onFinal(text: string): void {
-    if (this.muted || this.ending) return;
+    if (this.muted || this.ending || this.barge.dropsWords) return;
+    const before = this.text();
     this.partial = "";
     if (this.consumed) {
       const late = this.consumed;
@@ -243,6 +341,12 @@ export class VoiceSocket {
       if (normalise(text).startsWith(normalise(late))) text = text.trim().slice(late.trim().length).trim();
     }
     if (text) this.finals.push(text);
+    this.barge.heard(this.text());
+    // The recogniser revised the words during the wait: decide (and speculate) on the new ones.
+    if (normalise(this.text()) !== normalise(before) && this.heardSpeech && this.eotAtMs !== null && !this.vad?.speaking) {
+      this.partialAtMs = this.receivedMs;
+      this.scheduleEndOfTurn();
+    }
   }
 
   /** The silence lasted: the words so far become a turn (or are cleared as not worth one). */
@@ -258,20 +362,35 @@ export class VoiceSocket {
     this.finals = [];
     this.partial = "";
     this.heardSpeech = false;
+    const spec = this.spec;
+    this.spec = null;
     if (!isRealUtterance(text)) {
+      spec?.gate.drop();
       if (this.captionShown) this.conn.send({ type: "caption_clear" });
       this.captionShown = false;
       return;
     }
     this.captionShown = false;
-    const held = this.held && this.held.until > Date.now() ? this.held.text : "";
+    const { message, held } = this.messageFor(text);
     this.held = null;
     this.conn.send({ type: "final", text, continues: held !== "" });
     if (this.pause.paused) this.pause.end("spoke");
-    void this.turn(held ? `${held} ${text}` : text);
+    // Prepared on these very words during the wait: it goes out now (its held frames after `final`).
+    if (spec?.gate.pending && normalise(spec.message) === normalise(message)) return spec.gate.confirm();
+    spec?.gate.drop();
+    void this.turn(message);
+  }
+
+  /** A noise or a backchannel: the avatar goes on; its words (if any) are dropped. */
+  private releaseHeld(): void {
+    this.live.releaseSpeech();
+    this.asr?.finalize();
+    this.heardSpeech = false;
+    this.dropWords();
   }
 
   private bargeIn(): void {
+    this.heardSpeech = true;
     this.bargeIns++;
     this.d.interrupt();
     this.conn.send({ type: "state", speaking: false, bargein: true });
@@ -281,6 +400,7 @@ export class VoiceSocket {
 
   private dropWords(): void {
     this.clearTimers();
+    this.dropSpec();
     this.finals = [];
     this.partial = "";
     if (this.captionShown) this.conn.send({ type: "caption_clear" });
@@ -290,14 +410,24 @@ export class VoiceSocket {
   private clearTimers(): void {
     if (this.eotTimer) clearTimeout(this.eotTimer);
     this.eotTimer = null;
+    this.eotAtMs = null;
+    this.voiceEndMs = null;
+    this.voiceBack = false;
+    this.tail = [];
+    this.breathy = false;
   }
 
   // ---- one turn -------------------------------------------------------------------------
 
-  private async turn(message: string): Promise<void> {
-    this.lastUserText = message;
-    this.pause.endByReply();
-    this.turnActive = true;
+  /** One turn; `gate`: a speculative one, whose every frame and effect waits for confirmation. */
+  private async turn(message: string, gate: ConfirmGate | null = null): Promise<void> {
+    const later = (fn: () => void) => (gate ? gate.hold(fn) : fn());
+    const send = (f: Record<string, unknown>) => later(() => this.conn.send(f));
+    later(() => {
+      this.lastUserText = message;
+      this.pause.endByReply();
+      this.turnActive = true;
+    });
     const voicedAt = this.lastVoiceAt;
     const correlationId = `voice_${this.conn.id.slice(0, 8)}_${++this.turnSeq}`;
     let firstAudio = false;
@@ -305,11 +435,12 @@ export class VoiceSocket {
       if (e.utterance.correlationId !== correlationId) return;
       if (e.kind === "start" && !firstAudio) {
         firstAudio = true;
-        this.conn.send({ type: "metric", first_audio_ms: Math.round(performance.now() - voicedAt), spec: false });
+        // A speculative turn speaks only once confirmed: its first audio is at most the wait away.
+        this.conn.send({ type: "metric", first_audio_ms: Math.round(performance.now() - voicedAt), spec: gate !== null });
         this.conn.send({ type: "state", speaking: true, bargein: false });
       }
     });
-    this.conn.send({ type: "state", thinking: true });
+    send({ type: "state", thinking: true });
     try {
       const prepared = await this.d.engine.prepare(this.conn.principal.subject, "live");
       const out = await this.d.engine.run(prepared, {
@@ -323,21 +454,26 @@ export class VoiceSocket {
         toolOwner: this.conn.id,
         correlationId,
         language: this.language,
+        ...(gate ? { gate } : {}),
         emit: (e) => (this.conn.closed ? false : (this.conn.send(e), true)),
         systemTools: { specs: systemToolSpecs(prepared.settings.system_tools), run: (name, args, said) => runSystemTool(this.host(), name, args, said, message) },
       });
-      if (out.reply) this.conn.send({ type: "reply", reply: out.reply, tone: out.tone, avatar: this.live.speakingFace });
+      if (out.reply) send({ type: "reply", reply: out.reply, tone: out.tone, avatar: this.live.speakingFace });
     } catch (err) {
-      // Barged in before anything was said: the person has the floor, nothing failed.
-      if ((err as { code?: string }).code === "interrupted") return;
+      // Barged in before anything was said: the person has the floor, nothing failed. A dropped
+      // speculative turn is gone without a trace.
+      const code = (err as { code?: string }).code;
+      if (code === "interrupted" || code === "speculation_dropped") return;
       const error = err instanceof Error ? err.message : "The turn failed.";
       if (!(err instanceof UpstreamError) && !(err as { status?: number }).status) console.error(JSON.stringify({ level: "error", msg: "voice turn failed", error: String((err as Error)?.stack ?? err) }));
-      this.conn.send({ type: "reply_error", error });
+      send({ type: "reply_error", error });
     } finally {
       off();
-      this.turnActive = false;
-      this.session.activity();
-      this.conn.send({ type: "state", thinking: false });
+      later(() => {
+        this.turnActive = false;
+        this.session.activity();
+        this.conn.send({ type: "state", thinking: false });
+      });
     }
   }
 
@@ -382,8 +518,10 @@ export class VoiceSocket {
   }
 
   teardown(): void {
+    this.barge.stop();
     this.offNotice();
     this.clearTimers();
+    this.dropSpec();
     this.pause.endByReply();
     this.session.stop();
     this.asr?.close();
