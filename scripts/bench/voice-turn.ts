@@ -65,8 +65,8 @@ try {
     boxMetric.push(metric.first_audio_ms);
     if (metric.spec === true) spec++;
 
-    // Barge in while the reply plays.
-    await sleep(400);
+    // Barge in while the reply plays: inside its long second clause, not in the pause after "Sure.".
+    await sleep(1200);
     const tb = performance.now();
     mic.say(book);
     const onset = tb + bookLeadMs;
@@ -87,8 +87,8 @@ try {
     await v.interrupt();
     await sleep(300);
   }
-  emit("voice_turn_end_of_speech_to_first_audio_at_client", { ...summary(total), goal: "p50 <= 350 ms, p95 <= 450 ms" });
-  emit("voice_turn_split_end_of_turn_and_recognition", summary(eot));
+  emit("voice_turn_end_of_speech_to_first_audio_at_client", { ...summary(total), goal: "p50 <= 350 ms, p95 <= 450 ms", values: total.map(Math.round) });
+  emit("voice_turn_split_end_of_turn_and_recognition", { ...summary(eot), values: eot.map(Math.round) });
   emit("voice_turn_split_final_to_first_reply_chunk", summary(model));
   emit("voice_turn_split_reply_chunk_to_first_audio_ready", summary(voice));
   emit("voice_turn_split_audio_ready_to_heard_at_client", summary(transport));
