@@ -72,3 +72,27 @@ describe("SileroVad", () => {
     expect(speechEvents(await segments(pcm, { minSpeechMs: 64 })).map((e) => e.type)).toEqual(["speech_start", "speech_end"]);
   });
 });
+
+describe("VoiceActivity.forgetHistory", () => {
+  it("gives the next words the probabilities of a fresh stream, and keeps the audio time", async () => {
+    // Whole 512-sample windows, so every push starts a window of its own.
+    const windows = (pcm: Int16Array) => concat(pcm, new Int16Array((512 - (pcm.length % 512)) % 512));
+    const words = windows(await speech16k("hello there"));
+    const probabilities = (events: VadEvent[]) => events.flatMap((e) => (e.type === "probability" ? [{ atMs: e.atMs, p: e.probability }] : []));
+    vad.reset();
+    const fresh = probabilities(await new VoiceActivity(vad, { probabilities: true }).push(words));
+
+    vad.reset();
+    const long = new VoiceActivity(vad, { probabilities: true });
+    await long.push(windows(concat(await speech16k("please book a table for two"), silence(1024))));
+    const carried = probabilities(await long.push(words));
+    long.forgetHistory();
+    const forgotten = probabilities(await long.push(words));
+
+    // Without forgetting, the history changes the probabilities; after it they are the fresh ones.
+    expect(carried.map((w) => w.p)).not.toEqual(fresh.map((w) => w.p));
+    expect(forgotten.map((w) => w.p)).toEqual(fresh.map((w) => w.p));
+    // The audio time goes on from where it was (the segmenter is not reset).
+    expect(forgotten[0].atMs).toBe(carried.at(-1)!.atMs + 32);
+  });
+});

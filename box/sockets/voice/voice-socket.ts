@@ -353,6 +353,7 @@ export class VoiceSocket {
   private endOfTurn(): void {
     if (this.vad?.speaking) return;
     this.clearTimers();
+    this.vad?.forgetHistory(); // in a silence: a fresh state for the next words
     const text = this.text();
     // Not waiting for the recogniser: it is told to settle, and its final for these words is dropped.
     if (this.partial) {
