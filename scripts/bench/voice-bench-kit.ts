@@ -11,8 +11,9 @@ export type Frame = Record<string, any>;
 
 export const BENCH_KEY = "bench_key";
 
-export async function openVoiceBench(o: { reply: string; grammar: string[]; env?: Record<string, string>; keepRecent?: number }) {
-  const fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], latencyMs: 0, defaultScript: [{ text: o.reply }] });
+/** `modelMs`: the fake model's time to its first token (0 by default). */
+export async function openVoiceBench(o: { reply: string; grammar: string[]; env?: Record<string, string>; keepRecent?: number; modelMs?: number }) {
+  const fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], latencyMs: 0, defaultScript: [...(o.modelMs ? [{ delayMs: o.modelMs }] : []), { text: o.reply }] });
   const box = await spawnBox({ BOX_API_KEYS: BENCH_KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(o.grammar), BOX_IDLE_SECONDS: "600", ...o.env });
   const media = new WrtcClient(o.keepRecent ?? 4);
   const close = async () => {

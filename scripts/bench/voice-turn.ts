@@ -14,15 +14,18 @@ import { openVoiceBench, type Frame } from "./voice-bench-kit.ts";
 import { emit, machine, sleep, summary } from "./bench-kit.ts";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 20);
+/** The fake model's time to its first token: 0 measures our own overhead; 300-500 is a real hosted model. */
+const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 0);
 const GRAMMAR = ["hello there", "please book a table for two"];
 const LOUD = 500; // RMS (16-bit) of reply speech at the client; the idle face is silent
 const SILENT = 300;
 
-machine({ speculative_replies: process.env.BOX_SPECULATIVE_REPLIES ?? "default" });
+machine({ speculative_replies: process.env.BOX_SPECULATIVE_REPLIES ?? "default", model_ms: MODEL_MS });
 const v = await openVoiceBench({
   reply: "Sure. This reply keeps talking for a little while so that it can be interrupted. And a bit more.",
   grammar: GRAMMAR,
   keepRecent: 10,
+  modelMs: MODEL_MS,
   env: process.env.BOX_SPECULATIVE_REPLIES ? { BOX_SPECULATIVE_REPLIES: process.env.BOX_SPECULATIVE_REPLIES } : {},
 });
 const { media, ws, mic, when } = v;
