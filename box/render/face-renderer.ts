@@ -36,7 +36,7 @@ export interface FaceRendererOptions {
 
 /** The model's last frame: asked again for the same face and parameters, it is copied (~30 µs, not ~6 ms). */
 interface RestFrame {
-  face: PreparedFace;
+  face: PreparedFace | null;
   /** The parameters as given (doubles: crop mode reads `breathe` unrounded). */
   params: Float64Array;
   frame: Uint8Array;
@@ -89,7 +89,7 @@ export class FaceRenderer {
     private readonly envelope: CropEnvelope = DEFAULT_CROP_ENVELOPE,
   ) {
     this.frame = new Uint8Array(i420Size(width, height));
-    this.rest = { face: null as unknown as PreparedFace, params: new Float64Array(PARAM_ORDER.length), frame: new Uint8Array(this.frame.length), filled: false };
+    this.rest = { face: null, params: new Float64Array(PARAM_ORDER.length), frame: new Uint8Array(this.frame.length), filled: false };
     if (session.inputNames.includes(IO.anchors)) this.anchorTensor = new ort.Tensor("float32", this.anchorData, [ANCHOR_COUNT]);
     if (this.anchorTensor) this.feeds[IO.anchors] = this.anchorTensor;
     if (session.inputNames.includes(IO.params)) this.feeds[IO.params] = new ort.Tensor("float32", this.paramData, [PARAM_ORDER.length]);

@@ -215,9 +215,10 @@ export class VoiceSocket {
     void this.vad!.push(pcm).then((events) => {
       this.backlog -= pcm.length;
       for (const e of events) {
-        if (e.type === "probability") this.barge.window(e.probability, this.text());
-        if (e.type === "probability") this.onProbability(e.atMs, e.probability);
-        else if (e.type === "speech_start") this.onSpeechStart();
+        if (e.type === "probability") {
+          this.barge.window(e.probability, this.text());
+          this.onProbability(e.atMs, e.probability);
+        } else if (e.type === "speech_start") this.onSpeechStart();
         // The VAD reports where in the audio the voice ended; audio arrives in real time.
         else if (e.type === "speech_end") this.onSpeechEnd(e.atMs, performance.now() - Math.max(0, this.receivedMs - e.atMs));
       }
