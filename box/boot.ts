@@ -188,6 +188,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   );
   // Each handler runs as its caller, so avatar lookups by id alone see that caller's uploads only.
   const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes: withCallers(routes), sockets });
+  live.prepare(); // a warm video encoder waits for the first /connect
   return {
     app,
     async close() {
@@ -195,6 +196,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       voiceHealth?.close();
       sharedDb?.close();
       liveControl.disconnect();
+      live.close();
       await renderer.dispose().catch(() => undefined);
       await clipBuilds.dispose();
       keyTable?.close();

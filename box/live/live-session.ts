@@ -10,6 +10,7 @@ import type { FrameParams, MouthParams } from "../render/frame-params.ts";
 import { restFrame } from "../render/tone-rest.ts";
 import { createAnswerPeer } from "../media/peer.ts";
 import { MediaSession, type SourceFrame } from "../media/media-session.ts";
+import type { FfmpegEncoder } from "../media/encoder.ts";
 import type { ResolvedAvatar } from "../avatars/registry.ts";
 import { IdleAnimator } from "./idle-animator.ts";
 import { LoopPlayer, blendInto } from "./loop-player.ts";
@@ -24,6 +25,8 @@ export interface LiveSessionOptions {
   ffmpegPath?: string;
   /** Frames rendered ahead of the clock. */
   lookahead?: number;
+  /** A started video encoder for a new session (the box's warm spare). */
+  videoEncoder?: () => Promise<FfmpegEncoder>;
 }
 
 export type SpeechEvent = { kind: "start" | "end"; utterance: Scheduled; interrupted: boolean };
@@ -92,6 +95,7 @@ export class LiveSession {
         height: options.renderer.height,
         fps: options.fps,
         ffmpegPath: options.ffmpegPath,
+        videoEncoder: options.videoEncoder,
         onSourceError: (err) => console.error(JSON.stringify({ level: "error", msg: "frame source failed", error: err.message })),
         // The client went away (ICE or DTLS failed, or it closed): end the session.
         onEnded: () => session.close(),
@@ -122,8 +126,9 @@ export class LiveSession {
     return this.media?.counters ?? null;
   }
 
-  get encoderPids() {
-    return this.media?.encoderPids ?? { video: null, audio: null };
+  /** The session's video encoder process (Opus is encoded in the box). */
+  get encoderPid(): number | null {
+    return this.media?.encoderPid ?? null;
   }
 
   onSpeech(listener: (e: SpeechEvent) => void): () => void {

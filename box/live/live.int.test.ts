@@ -2,7 +2,8 @@
 // audio, lip-sync during /api/talk, interrupt, one session per box, no leaked encoders.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnBox, type RunningBox } from "../testing/spawn-box.ts";
-import { childrenNamed } from "../testing/proc.ts";
+import { byStartTime, childrenNamed } from "../testing/proc.ts";
+import { waitFor } from "../media/testing/processes.ts";
 import { WrtcClient, regionDiff, type ReceivedFrame } from "../media/testing/wrtc-client.ts";
 import { loadStockFaces } from "../avatars/stock/index.ts";
 
@@ -101,7 +102,7 @@ describe("live session over WebRTC", () => {
     }
   }, 90_000);
 
-  it("a second /connect ends the first; /disconnect ends it; no encoder is leaked", async () => {
+  it("a second /connect ends the first; /disconnect ends it; no encoder is leaked (one warm spare waits)", async () => {
     const a = await connect();
     await a.client.waitForFirstFrame(20_000);
     const b = await connect();
@@ -110,25 +111,29 @@ describe("live session over WebRTC", () => {
     const aCount = a.client.frames.length;
     await sleep(1500);
     expect(a.client.frames.length - aCount).toBeLessThanOrEqual(2);
-    expect(childrenNamed(box.child.pid!, "ffmpeg")).toHaveLength(2);
+    // a's encoder is gone; b's runs, and the spare started after b took one waits for the next /connect.
+    const during = byStartTime(childrenNamed(box.child.pid!, "ffmpeg"));
+    expect(during).toHaveLength(2);
     expect(await post("/disconnect")).toEqual({ status: 200, json: { ok: true } });
     const bCount = b.client.frames.length;
     await sleep(1500);
     expect(b.client.frames.length - bCount).toBeLessThanOrEqual(2);
-    expect(childrenNamed(box.child.pid!, "ffmpeg")).toHaveLength(0);
+    expect(childrenNamed(box.child.pid!, "ffmpeg"), "b's encoder stopped; only the spare is left").toEqual([during[1]]);
     a.client.close();
     b.client.close();
     expect(await post("/disconnect")).toEqual({ status: 200, json: { ok: true } });
   }, 90_000);
 
-  it("connects in a tight loop leave exactly one session and two encoders", async () => {
+  it("connects in a tight loop leave exactly one session: its encoder and one warm spare", async () => {
     const clients = await Promise.all(Array.from({ length: 4 }, () => connect().catch(() => null)));
-    await sleep(1500);
-    expect(childrenNamed(box.child.pid!, "ffmpeg")).toHaveLength(2);
+    await waitFor(() => childrenNamed(box.child.pid!, "ffmpeg").length === 2, 10_000, "the session's encoder and a spare");
+    await sleep(1000);
+    const during = byStartTime(childrenNamed(box.child.pid!, "ffmpeg"));
+    expect(during).toHaveLength(2);
     for (const c of clients) c?.client.close();
     await post("/disconnect");
     await sleep(300);
-    expect(childrenNamed(box.child.pid!, "ffmpeg")).toHaveLength(0);
+    expect(childrenNamed(box.child.pid!, "ffmpeg"), "the session's encoder stopped; only the spare is left").toEqual([during[1]]);
   }, 90_000);
 
   it("/offer plays the default clip on the stream", async () => {

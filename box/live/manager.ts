@@ -6,18 +6,37 @@ import type { LiveControl } from "../system/live.ts";
 import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
 import type { ClientContext } from "./client-context.ts";
 import { LiveSession, type LiveSessionOptions } from "./live-session.ts";
+import { EncoderSpare } from "../media/encoder-spare.ts";
+import { prepareOpus } from "../media/opus-rtp.ts";
 import { windowRunOut, type SessionExpiry, type SessionWindows } from "./session-end.ts";
 
 export class LiveSessions implements LiveControl {
   current: LiveSession | null = null;
   private opening: Promise<unknown> = Promise.resolve();
   private readonly openedListeners = new Set<(s: LiveSession) => void>();
+  /** One video encoder kept warm for the next /connect (its own process; a session's dies with it). */
+  readonly spare: EncoderSpare;
 
   constructor(
     private readonly registry: AvatarRegistry,
     private readonly options: LiveSessionOptions,
     private readonly windows: SessionWindows = { idleSeconds: 300, maxSeconds: 3600, checkEveryMs: 1000 },
-  ) {}
+  ) {
+    this.spare = new EncoderSpare({ width: options.renderer.width, height: options.renderer.height, fps: options.fps, ffmpegPath: options.ffmpegPath });
+    this.options = { ...options, videoEncoder: () => this.spare.take() };
+  }
+
+  /** Readies what the first /connect would otherwise wait for: the Opus encoder's code and a warm video encoder. */
+  prepare(): void {
+    prepareOpus();
+    this.spare.prime();
+  }
+
+  /** The box stops: the session ends and the spare encoder goes. */
+  close(): void {
+    this.disconnect();
+    this.spare.close();
+  }
 
   /** Opens one after another, so connects racing each other still leave exactly one session. */
   open(offer: unknown, avatar: ResolvedAvatar, ctx: ClientContext) {

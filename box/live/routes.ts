@@ -41,6 +41,8 @@ function toneOf(body: Record<string, unknown>): Tone | undefined {
 }
 
 export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
+  /** Per live session, the talk being queued now (the next waits for it). */
+  const talking = new WeakMap<object, Promise<void>>();
   /** The avatar asked for, else the caller's saved one (when still loaded), else the active one. */
   async function pickAvatar(subject: string, asked: string | undefined, tone?: Tone): Promise<ResolvedAvatar> {
     let avatar: ResolvedAvatar | null = null;
@@ -117,10 +119,18 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const voice = optionalString(body, "voice");
         const splitter = new ClauseSplitter();
         const clauses = [...splitter.push(text), ...splitter.flush()];
-        // Synthesise every clause before queuing any, so a bad voice refuses the whole talk.
-        const utterances = [];
-        for (const c of clauses) utterances.push(await d.speaker.utterance(c, tone ?? session.avatar.tone, { subject: principal.subject, voice }));
-        for (const u of utterances) session.say(u);
+        const speak = (clause: string) => d.speaker.utterance(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice });
+        // Talks queue in the order they arrived, clauses whole: one talk's clauses never interleave another's.
+        const turn = (talking.get(session) ?? Promise.resolve()).then(async () => {
+          // The first clause plays as soon as it is spoken (a bad voice refuses the talk here, before
+          // any sound); each later one is queued behind it as it is ready. An engine that fails
+          // mid-talk answers 502, and the clauses already queued play.
+          for (const clause of clauses) session.say(await speak(clause));
+        });
+        const settled = turn.catch(() => undefined);
+        talking.set(session, settled);
+        void settled.then(() => talking.get(session) === settled && talking.delete(session));
+        await turn;
         return { ok: true, spoken: text };
       },
     }),

@@ -14,7 +14,6 @@ type Sent = { index: number; ts: number; key: boolean };
 
 async function videoEncoder(sent: Sent[]): Promise<{ encoder: FfmpegEncoder; feed: () => () => void }> {
   const encoder = await FfmpegEncoder.start({
-    kind: "video",
     onRtp: (p, index) => sent.push({ index, ts: p.readUInt32BE(4), key: isVp8KeyframeStart(p) }),
   });
   open.push(encoder);
@@ -72,7 +71,7 @@ describe("FfmpegEncoder", () => {
 
   test("without a fast start the first real frame is still a keyframe", async () => {
     const sent: Sent[] = [];
-    const encoder = await FfmpegEncoder.start({ kind: "video", fastStartFrames: 0, onRtp: (p, index) => sent.push({ index, ts: p.readUInt32BE(4), key: isVp8KeyframeStart(p) }) });
+    const encoder = await FfmpegEncoder.start({ fastStartFrames: 0, onRtp: (p, index) => sent.push({ index, ts: p.readUInt32BE(4), key: isVp8KeyframeStart(p) }) });
     open.push(encoder);
     const source = syntheticSource();
     for (let i = 0; i < 3; i++) expect(encoder.write(source(i).i420, i)).toBe(true);
@@ -91,7 +90,7 @@ describe("FfmpegEncoder", () => {
   });
 
   test("a missing ffmpeg binary fails start() instead of leaving a dead encoder", async () => {
-    await expect(FfmpegEncoder.start({ kind: "audio", ffmpegPath: "/nonexistent/ffmpeg", onRtp: () => {} })).rejects.toThrow(/cannot start \/nonexistent\/ffmpeg/);
+    await expect(FfmpegEncoder.start({ ffmpegPath: "/nonexistent/ffmpeg", onRtp: () => {} })).rejects.toThrow(/cannot start \/nonexistent\/ffmpeg/);
   });
 
   // The box runs on Bun; the host is a stand-in box process that we kill.
@@ -104,10 +103,10 @@ describe("FfmpegEncoder", () => {
           host.once("exit", (code) => reject(new Error(`encoder host exited early (${code})`)));
           setTimeout(() => reject(new Error("encoder host printed nothing in 20 s")), 20_000);
         });
-        const pids = JSON.parse(line) as { video: number; audio: number };
-        expect(isAlive(pids.video) && isAlive(pids.audio)).toBe(true);
+        const pids = JSON.parse(line) as { video: number; spare: number };
+        expect(isAlive(pids.video) && isAlive(pids.spare)).toBe(true);
         host.kill(signal);
-        await waitFor(() => !isAlive(pids.video) && !isAlive(pids.audio), 10_000, "both ffmpeg children exited");
+        await waitFor(() => !isAlive(pids.video) && !isAlive(pids.spare), 10_000, "both ffmpeg children exited");
       } finally {
         host.kill("SIGKILL");
       }

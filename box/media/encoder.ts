@@ -1,9 +1,10 @@
-// Implements: DESIGN "The media path of one live session": encoder (ffmpeg: VP8 + Opus -> RTP on loopback).
-// One ffmpeg per stream: raw I420 or s16le PCM on stdin, RTP to a loopback UDP port we own.
-// A crashed ffmpeg is restarted (its first frame is a keyframe); the RTP timeline continues.
-// Each video process is handed one warm-up frame at spawn (its output is dropped), so ffmpeg has
-// probed its input and set up libvpx before the client connects: the first real frame leaves at
-// once, as a keyframe.
+// Implements: DESIGN "The media path of one live session": the video encoder (ffmpeg: VP8 -> RTP
+// on loopback; Opus is encoded in the box, see opus-rtp.ts). Raw I420 on stdin, RTP to a loopback
+// UDP port we own. A crashed ffmpeg is restarted (its first frame is a keyframe); the RTP timeline
+// continues. Each process is handed one warm-up frame at spawn (its output is dropped), so ffmpeg
+// has probed its input and set up libvpx before the client connects: the first real frame leaves
+// at once, as a keyframe. An encoder may be started before its session exists (a warm spare,
+// see encoder-spare.ts) and attached to it later.
 import { spawn, type ChildProcess } from "node:child_process";
 import dgram from "node:dgram";
 import { accessSync, constants } from "node:fs";
@@ -12,18 +13,16 @@ import { adoptChild } from "./child-reaper.ts";
 import { diesWithParent } from "./parent-death.ts";
 import { isVp8KeyframeStart, RtpRetimer } from "./rtp-retimer.ts";
 
-export type EncoderKind = "video" | "audio";
+export type RtpSink = (packet: Buffer, index: number) => void;
+export type RestartListener = (restarts: number, lastError: string) => void;
 
 export type EncoderOptions = {
-  kind: EncoderKind;
-  /** Called with each RTP packet, retimed onto the session timeline, and the source index it carries. */
-  onRtp: (packet: Buffer, index: number) => void;
+  /** Called with each RTP packet, retimed onto the session timeline, and the source index it carries (or given later to attach()). */
+  onRtp?: RtpSink;
   ffmpegPath?: string;
   width?: number;
   height?: number;
   fps?: number;
-  /** Input PCM rate (mono s16le); Opus always leaves at 48 kHz stereo. */
-  sampleRate?: number;
   videoBitrate?: string;
   /** libvpx speed (0-16; higher is cheaper). */
   cpuUsed?: number;
@@ -33,7 +32,7 @@ export type EncoderOptions = {
   fastStartFrames?: number;
   /** Inputs queued in the pipe beyond this are dropped (a stalled ffmpeg must not grow memory). */
   maxQueuedInputs?: number;
-  onRestart?: (restarts: number, lastError: string) => void;
+  onRestart?: RestartListener;
 };
 
 export type EncoderCounters = {
@@ -85,19 +84,17 @@ export class FfmpegEncoder {
   private readonly retimer: RtpRetimer;
   private readonly pool = new InputPool();
   private warmed: () => void = () => {};
-  /** Resolves once the first process has encoded its warm-up frame (video), or at once (audio). */
+  /** Resolves once the first process has encoded its warm-up frame. */
   readonly ready = new Promise<void>((resolve) => (this.warmed = resolve));
 
   private constructor(
     private readonly options: EncoderOptions,
     private readonly socket: dgram.Socket,
   ) {
-    const fps = options.fps ?? 25;
-    this.retimer = new RtpRetimer(options.kind === "video" ? 90_000 / fps : 960);
-    if (options.kind === "audio") this.warmed();
+    this.retimer = new RtpRetimer(90_000 / (options.fps ?? 25));
     socket.on("message", (packet, from) => this.onPacket(packet, from.port));
     // A socket error must never become an uncaught exception that ends the box.
-    socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "encoder RTP socket error", kind: options.kind, error: err.message })));
+    socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "encoder RTP socket error", error: err.message })));
   }
 
   static async start(options: EncoderOptions): Promise<FfmpegEncoder> {
@@ -106,7 +103,7 @@ export class FfmpegEncoder {
       socket.once("error", reject);
       socket.bind(0, "127.0.0.1", () => resolve());
     });
-    const encoder = new FfmpegEncoder(options, socket);
+    const encoder = new FfmpegEncoder({ ...options }, socket); // its own copy: attach() changes it
     try {
       // Checked here: behind the parent-death wrapper a missing binary would spawn fine and crash-loop.
       if (encoder.ffmpegPath.includes("/")) accessSync(encoder.ffmpegPath, constants.X_OK);
@@ -123,6 +120,16 @@ export class FfmpegEncoder {
     return this.options.ffmpegPath ?? "/usr/bin/ffmpeg";
   }
 
+  /** Hands the encoder to its session: packets go to `onRtp` from now on (none leave before). */
+  attach(onRtp: RtpSink, onRestart?: RestartListener): void {
+    this.options.onRtp = onRtp;
+    this.options.onRestart = onRestart;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** The ffmpeg process id now (null while restarting or closed). */
   get pid(): number | null {
     return this.child?.pid ?? null;
@@ -132,7 +139,7 @@ export class FfmpegEncoder {
   write(data: Uint8Array, index: number): boolean {
     const stdin = this.child?.stdin;
     // The warm-up frame may still sit in the pipe of a process that is starting: not counted.
-    const limit = ((this.options.maxQueuedInputs ?? 4) + (this.options.kind === "video" ? VIDEO_WARM_UP_FRAMES : 0)) * data.byteLength;
+    const limit = ((this.options.maxQueuedInputs ?? 4) + VIDEO_WARM_UP_FRAMES) * data.byteLength;
     if (!stdin || !stdin.writable || stdin.writableLength > limit) {
       this.counters.dropped++;
       return false;
@@ -154,7 +161,7 @@ export class FfmpegEncoder {
   }
 
   private spawn(): ChildProcess {
-    const warmUp = this.options.kind === "video" ? VIDEO_WARM_UP_FRAMES : 0;
+    const warmUp = VIDEO_WARM_UP_FRAMES;
     this.retimer.newSource(warmUp);
     this.sender = null;
     this.startedAt = Date.now();
@@ -175,7 +182,7 @@ export class FfmpegEncoder {
     if (this.closed || this.child !== child) return;
     this.child = null;
     this.counters.restarts++;
-    this.options.onRestart?.(this.counters.restarts, `ffmpeg ${this.options.kind} ${how}: ${this.stderrTail.trim().slice(-300)}`);
+    this.options.onRestart?.(this.counters.restarts, `ffmpeg ${how}: ${this.stderrTail.trim().slice(-300)}`);
     // A process that dies right after start is crash-looping: back off up to 5 s.
     this.backoffMs = Date.now() - this.startedAt < 2_000 ? Math.min(this.backoffMs * 2, 5_000) : 100;
     this.restartTimer = setTimeout(() => {
@@ -200,9 +207,11 @@ export class FfmpegEncoder {
       this.counters.warmUpPackets++;
       return;
     }
+    const onRtp = this.options.onRtp;
+    if (!onRtp) return; // not attached yet: nothing was written but the warm-up, so nothing to lose
     this.counters.packets++;
-    if (this.options.kind === "video" && isVp8KeyframeStart(packet)) this.counters.keyframes++;
-    this.options.onRtp(packet, index);
+    if (isVp8KeyframeStart(packet)) this.counters.keyframes++;
+    onRtp(packet, index);
   }
 
   private args(): string[] {
@@ -211,14 +220,6 @@ export class FfmpegEncoder {
     // Without the probe limits ffmpeg reads ~1 s of input before the first packet leaves.
     // Not "-fflags nobuffer": it discards the probed input, so frame 0 (the keyframe) was lost.
     const head = ["-hide_banner", "-loglevel", "error", "-nostats", "-nostdin", "-probesize", "32", "-analyzeduration", "0"];
-    if (o.kind === "audio") {
-      return [
-        ...head,
-        ...["-f", "s16le", "-ar", String(o.sampleRate ?? 48_000), "-ac", "1", "-i", "pipe:0"],
-        ...["-c:a", "libopus", "-ar", "48000", "-ac", "2", "-application", "lowdelay", "-frame_duration", "20"],
-        ...out,
-      ];
-    }
     const fast = o.fastStartFrames ?? 25;
     const w = VIDEO_WARM_UP_FRAMES; // real frame r is ffmpeg's frame n = r + w
     // The first real frame is always a keyframe; then one every 5 for `fast` frames.

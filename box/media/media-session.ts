@@ -4,6 +4,7 @@
 import type { MediaStreamTrack } from "werift";
 import { AvClock, type AvTick } from "./av-clock.ts";
 import { FfmpegEncoder } from "./encoder.ts";
+import { OpusRtpEncoder } from "./opus-rtp.ts";
 
 export type SourceFrame = {
   /** width * height * 3/2 bytes, I420. */
@@ -23,8 +24,10 @@ export type MediaSessionOptions = {
   gop?: number;
   fastStartFrames?: number;
   audioLeadMs?: number;
+  /** A started video encoder to use (a warm spare, see encoder-spare.ts) instead of a new one. */
+  videoEncoder?: () => Promise<FfmpegEncoder>;
   /** Told about every encoder restart (for logs). */
-  onEncoderRestart?: (kind: "video" | "audio", why: string) => void;
+  onEncoderRestart?: (why: string) => void;
   onSourceError?: (err: Error) => void;
   /** Each RTP packet handed to the peer, with the frame (video) or 20 ms chunk (audio) it carries. */
   onSend?: (kind: "video" | "audio", index: number) => void;
@@ -56,7 +59,6 @@ export type MediaCounters = {
   videoPackets: number;
   audioPackets: number;
   videoRestarts: number;
-  audioRestarts: number;
   stalls: number;
 };
 
@@ -79,7 +81,7 @@ export class MediaSession {
     private readonly peer: MediaPeer,
     private readonly source: FrameSource,
     private readonly video: FfmpegEncoder,
-    private readonly audio: FfmpegEncoder,
+    private readonly audio: OpusRtpEncoder,
     private readonly options: MediaSessionOptions,
   ) {
     const limit = options.connectTimeoutMs ?? 20_000;
@@ -94,44 +96,39 @@ export class MediaSession {
       await Promise.race([video.ready, new Promise((r) => (waited = setTimeout(r, options.warmUpWaitMs ?? 2_000)))]);
       clearTimeout(waited);
       if (this.closed) throw new Error("media session closed before the peer connected");
-      // ffmpeg sends a VP8 frame as soon as it is written but an Opus packet only when the next
-      // chunk arrives: audio goes one 20 ms chunk early so both leave the box together.
-      this.clock = new AvClock(this.now(), { fps: options.fps, audioLeadMs: options.audioLeadMs ?? 20 });
+      // Opus is encoded and sent in the wake-up that hands a chunk over; a VP8 frame leaves once
+      // ffmpeg encoded it (1-5 ms later): no audio lead is needed to keep them together.
+      this.clock = new AvClock(this.now(), { fps: options.fps, audioLeadMs: options.audioLeadMs ?? 0 });
       this.loop();
     });
     this.started.catch((err: Error) => this.end(err.message));
     peer.ended?.then((how) => this.end(`peer ${how}`));
   }
 
-  /** Spawns the encoders now (they start while ICE/DTLS runs) and paces media once connected. */
+  /** Takes (or spawns) the video encoder now, so it is warm while ICE/DTLS runs; paces media once connected. */
   static async start(peer: MediaPeer, source: FrameSource, options: MediaSessionOptions = {}): Promise<MediaSession> {
-    const common = { ffmpegPath: options.ffmpegPath, fps: options.fps };
-    const onRestart = (kind: "video" | "audio") => (_: number, why: string) => options.onEncoderRestart?.(kind, why);
-    const video = await FfmpegEncoder.start({
-      ...common,
-      kind: "video",
-      width: options.width,
-      height: options.height,
-      videoBitrate: options.videoBitrate,
-      gop: options.gop,
-      fastStartFrames: options.fastStartFrames,
-      onRtp: (packet, index) => {
+    const video = await (options.videoEncoder?.() ??
+      FfmpegEncoder.start({
+        ffmpegPath: options.ffmpegPath,
+        fps: options.fps,
+        width: options.width,
+        height: options.height,
+        videoBitrate: options.videoBitrate,
+        gop: options.gop,
+        fastStartFrames: options.fastStartFrames,
+      }));
+    video.attach(
+      (packet, index) => {
         options.onSend?.("video", index);
         peer.video.writeRtp(packet);
       },
-      onRestart: onRestart("video"),
-    });
-    const audio = await FfmpegEncoder.start({
-      ...common,
-      kind: "audio",
+      (_, why) => options.onEncoderRestart?.(why),
+    );
+    const audio = new OpusRtpEncoder({
       onRtp: (packet, index) => {
         options.onSend?.("audio", index);
         peer.audio.writeRtp(packet);
       },
-      onRestart: onRestart("audio"),
-    }).catch((err) => {
-      video.close();
-      throw err;
     });
     return new MediaSession(peer, source, video, audio, options);
   }
@@ -149,14 +146,13 @@ export class MediaSession {
       videoPackets: v.packets,
       audioPackets: a.packets,
       videoRestarts: v.restarts,
-      audioRestarts: a.restarts,
       stalls: this.clock?.stalls ?? 0,
     };
   }
 
-  /** The encoder children now, for tests and health reporting. */
-  get encoderPids(): { video: number | null; audio: number | null } {
-    return { video: this.video.pid, audio: this.audio.pid };
+  /** The encoder child now (Opus runs in the box), for tests and health reporting. */
+  get encoderPid(): number | null {
+    return this.video.pid;
   }
 
   /** Synchronous teardown of the loop, both encoders and the peer. */

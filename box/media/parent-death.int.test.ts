@@ -1,4 +1,4 @@
-// Integration: a live session's ffmpeg encoders die with the box even when it is SIGKILLed (no
+// Integration: a live session's ffmpeg encoder and the warm spare die with the box even when it is SIGKILLed (no
 // handler runs): the kernel kills them at once, whether or not they are reading their input.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnBox, type RunningBox } from "../testing/spawn-box.ts";
@@ -24,6 +24,8 @@ describe("encoder children and a SIGKILLed box", () => {
         return body;
       });
       await client.waitForFirstFrame(20_000);
+      // The session's encoder, and the warm spare started for the next /connect.
+      await waitFor(() => childPids(box.child.pid!, "ffmpeg").length === 2, 10_000, "the session's encoder and the next spare run");
       encoders = childPids(box.child.pid!, "ffmpeg");
       expect(encoders).toHaveLength(2);
       // A stopped encoder stands for one too busy to notice its input ending (a loaded machine).

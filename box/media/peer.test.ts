@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import wrtc from "@roamhq/wrtc";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ApiError } from "../../shared/errors/api-error.ts";
-import { createAnswerPeer } from "./peer.ts";
+import { createAnswerPeer, dtlsServerAnswer } from "./peer.ts";
 import { waitFor } from "./testing/processes.ts";
 
 const openFds = () => readdirSync("/proc/self/fd").length;
@@ -54,4 +54,25 @@ describe("createAnswerPeer", () => {
       await waitFor(() => openFds() <= before, 5_000, "no socket was left open");
     });
   }
+});
+
+describe("dtlsServerAnswer", () => {
+  const answer = "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=setup:active\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=setup:active\r\n";
+  test("an actpass offer gets a passive answer on every m-line (the box is the DTLS server)", () => {
+    expect(dtlsServerAnswer("v=0\r\na=setup:actpass\r\n", answer)).toBe(answer.replaceAll("a=setup:active", "a=setup:passive"));
+  });
+  test("an offer that already chose a role is answered as werift answered it", () => {
+    expect(dtlsServerAnswer("v=0\r\na=setup:passive\r\n", answer)).toBe(answer);
+  });
+  test("the answer to a real libwebrtc offer says passive, and werift takes the server role", async () => {
+    expect(offer).toMatch(/^a=setup:actpass\r?$/m);
+    const peer = await createAnswerPeer({ sdp: offer, type: "offer" }, { loopbackOnly: true });
+    try {
+      expect(peer.answer.sdp).toMatch(/^a=setup:passive\r?$/m);
+      expect(peer.answer.sdp).not.toMatch(/^a=setup:active\r?$/m);
+      expect(peer.pc.dtlsTransports.map((t) => t.role)).toEqual(["server"]);
+    } finally {
+      peer.close();
+    }
+  });
 });

@@ -14,3 +14,12 @@ export function childrenNamed(ppid: number, name: string): number[] {
   }
   return pids;
 }
+
+/** `pids` oldest first, by each process's start time (field 22 of /proc/PID/stat). */
+export function byStartTime(pids: number[]): number[] {
+  const started = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  };
+  return pids.map((pid) => [pid, started(pid)] as const).sort((a, b) => a[1] - b[1] || a[0] - b[0]).map(([pid]) => pid);
+}

@@ -4,7 +4,8 @@
 // decoded frame p50 <= 200 ms; a session (box + its ffmpeg children) <= 35% of one core speaking,
 // <= 25% idle.
 // Run: node_modules/.bin/bun scripts/bench/live.ts
-//   env BENCH_CONNECTS (10), BENCH_TALKS (20), BENCH_CPU_SECONDS (10)
+//   env BENCH_CONNECTS (10), BENCH_TALKS (20), BENCH_CPU_SECONDS (10), BENCH_CONNECT_GAP_MS (1500:
+//   the pause between connects; under ~0.8 s the box's spare encoder is not ready and /connect is cold)
 //   BENCH_BOX_BUN_OPTIONS: Bun flags for the box, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 import { loadStockFaces } from "../../box/avatars/stock/index.ts";
 import { spawnBox } from "../../box/testing/spawn-box.ts";
@@ -15,6 +16,7 @@ import { mouthChange, type Box } from "./frame-diff.ts";
 const CONNECTS = Number(process.env.BENCH_CONNECTS ?? 10);
 const TALKS = Number(process.env.BENCH_TALKS ?? 20);
 const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 10);
+const CONNECT_GAP_MS = Number(process.env.BENCH_CONNECT_GAP_MS ?? 1500);
 const AVATAR = "stock-ava";
 const TALK_TEXT = "Hello there, I am checking how quickly my mouth starts moving when you ask me to talk.";
 const LONG_TEXT = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1} of a long speech that keeps the avatar talking without a pause.`).join(" ");
@@ -65,7 +67,9 @@ try {
     // (an unhandled dgram error, recvmsg ECONNREFUSED), which is not what this measures.
     await post("/disconnect");
     client.close();
-    await sleep(300);
+    // A person reconnects after seconds, not milliseconds: by then the box's warm spare encoder
+    // (started 0.5 s after each /connect took one) is ready. Faster loops measure cold starts.
+    await sleep(CONNECT_GAP_MS);
   }
   emit("connect_to_first_frame", { ...summary(connectMs), goal_p50_ms: 200, values: connectMs.map(Math.round) });
   emit("connect_answer_roundtrip", summary(answerMs));

@@ -1,0 +1,51 @@
+// POST /api/talk queues sentence by sentence (the clause splitter's units): the first plays as soon as it is spoken, and talks that
+// arrive together never interleave their clauses.
+import { describe, expect, test } from "vitest";
+import type { Principal } from "../auth/principal.ts";
+import { liveRoutes, type LiveRouteDeps } from "./routes.ts";
+import type { UtteranceInput } from "./speech-timeline.ts";
+
+const principal = { subject: "s", scope: "admin", digest: null, kind: "open", expiresAt: null } as unknown as Principal;
+
+function rig(delays: Record<string, number>, failOn?: string) {
+  const said: string[] = [];
+  const session = { avatar: { tone: "neutral" }, say: (u: UtteranceInput) => said.push(u.text) };
+  const deps = {
+    sessions: { live: () => session },
+    speaker: {
+      available: true,
+      utterance: async (text: string) => {
+        await new Promise((r) => setTimeout(r, delays[text] ?? 1));
+        if (text === failOn) throw Object.assign(new Error("engine down"), { status: 502 });
+        return { text, tone: "neutral", pcm48k: new Int16Array(0), mouth: [] } as unknown as UtteranceInput;
+      },
+    },
+  } as unknown as LiveRouteDeps;
+  const talk = liveRoutes(deps).find((r) => r.path === "/api/talk")!;
+  const post = (text: string) => talk.handler({ request: new Request("http://box/api/talk", { method: "POST", body: JSON.stringify({ text }) }), principal, params: {}, query: new URLSearchParams() });
+  return { said, post };
+}
+
+describe("POST /api/talk", () => {
+  test("the first clause is queued while the later ones are still being spoken", async () => {
+    const { said, post } = rig({ "First one.": 1, "And a much longer second sentence.": 150 });
+    const answer = post("First one. And a much longer second sentence.");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(said).toEqual(["First one."]);
+    expect(await answer).toEqual({ ok: true, spoken: "First one. And a much longer second sentence." });
+    expect(said).toEqual(["First one.", "And a much longer second sentence."]);
+  });
+
+  test("two talks sent together keep their clauses together, in the order they came", async () => {
+    const { said, post } = rig({ "A one.": 1, "A two.": 120, "B one.": 1 });
+    await Promise.all([post("A one. A two."), post("B one.")]);
+    expect(said).toEqual(["A one.", "A two.", "B one."]);
+  });
+
+  test("an engine failing mid-talk rejects that talk; the next talk still speaks", async () => {
+    const { said, post } = rig({}, "Broken two.");
+    await expect(post("Fine one. Broken two.")).rejects.toThrow(/engine down/);
+    await post("Next.");
+    expect(said).toEqual(["Fine one.", "Next."]);
+  });
+});
