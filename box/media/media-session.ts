@@ -124,12 +124,18 @@ export class MediaSession {
       },
       (_, why) => options.onEncoderRestart?.(why),
     );
-    const audio = new OpusRtpEncoder({
-      onRtp: (packet, index) => {
-        options.onSend?.("audio", index);
-        peer.audio.writeRtp(packet);
-      },
-    });
+    let audio: OpusRtpEncoder;
+    try {
+      audio = new OpusRtpEncoder({
+        onRtp: (packet, index) => {
+          options.onSend?.("audio", index);
+          peer.audio.writeRtp(packet);
+        },
+      });
+    } catch (err) {
+      video.close(); // never a process left behind by a session that did not start
+      throw err;
+    }
     return new MediaSession(peer, source, video, audio, options);
   }
 
