@@ -1,7 +1,8 @@
 // Implements: end-of-turn from VAD silence plus the words (the `endpoint` frames), what counts
 // as a real turn (coughs and lone murmurs do not), and the skip_turn hold lengths.
-// The rules (README "End of turn"): all waits are whole silences from the end of the voice, in
-// audio time (samples received), so the same audio always ends a turn at the same place.
+// The rules (README "End of turn"): all waits are whole silences from the end of the voice (its
+// acoustic end: the VAD's end moved back to where the energy fell, voice-energy.ts), in audio time
+// (samples received), so the same audio always ends a turn at the same place.
 
 const FILLERS = new Set(["um", "umm", "uh", "uhh", "er", "erm", "hmm", "hm", "mm", "mhm", "mmm", "ah", "eh", "oh", "uh-huh", "mm-hmm"]);
 /** A trailing "so" holds like a filler ("…, so"): the person is gathering the next thought. */
@@ -16,8 +17,8 @@ export const EOT = {
   terminal: 200,
   /** After a question shape without punctuation ("can we book a table"). */
   question: 220,
-  /** After any other complete-looking phrase. */
-  complete: 250,
+  /** After any other complete-looking phrase (the human turn gap is about 200-250 ms). */
+  complete: 220,
   /** Added while the trailing silence still carries breath-level voice probability. */
   breath: 100,
   /** After a trailing comma, semicolon or colon. */
@@ -68,14 +69,17 @@ function decide(text: string): Endpoint {
 }
 
 /**
- * Breath-level voice in the trailing silence: the last three VAD windows hover at or above 0.15,
- * or rise window on window to at least 0.1 (the voice may be coming back).
+ * Breath-level voice in the trailing silence: the last three VAD windows hover (average at or
+ * above 0.15, the latest still at or above 0.1 and at least 3/4 of the first), or rise window on
+ * window to at least 0.1 (the voice may be coming back). Silero's steady decay in the first
+ * windows after the voice (0.33 → 0.28 → 0.20 → 0.14 ...) is not breath.
  */
 export function breathyTail(probabilities: readonly number[]): boolean {
   const t = probabilities.slice(-3);
   if (t.length < 3) return false;
   const mean = (t[0] + t[1] + t[2]) / 3;
-  return mean >= 0.15 || (t[0] < t[1] && t[1] < t[2] && t[2] >= 0.1);
+  const hovering = mean >= 0.15 && t[2] >= 0.1 && t[2] >= 0.75 * t[0];
+  return hovering || (t[0] < t[1] && t[1] < t[2] && t[2] >= 0.1);
 }
 
 /**

@@ -16,10 +16,15 @@ import { ConfirmGate } from "../../chat/turn-engine.ts";
 import { runSystemTool, systemToolSpecs, type SystemToolHost } from "./system-tools.ts";
 import { ACTION_LABELS } from "./lines.ts";
 import { BargeInController } from "./barge-in.ts";
+import { EnergyRing } from "./voice-energy.ts";
 import type { VoiceSocketDeps } from "./voice-route.ts";
 
-/** Silence that ends a stretch of speech for the VAD; the words then decide how long to wait. */
-const VAD_MIN_SILENCE_MS = 160;
+/**
+ * Silence that ends a stretch of speech for the VAD (3 windows); the words then decide how long to
+ * wait, counted from the acoustic end of the voice (voice-energy.ts). Voice coming back, a partial
+ * that still changes and the long holds after "and", fillers and commas keep the turn.
+ */
+const VAD_MIN_SILENCE_MS = 96;
 /** The VAD's thresholds (vad-segmenter defaults): voice coming back after the end holds the turn. */
 const VOICE_BACK_PROBABILITY = 0.5;
 const VOICE_GONE_PROBABILITY = 0.35;
@@ -42,8 +47,14 @@ export class VoiceSocket {
   /** Speech was heard since the last turn: words alone (noise, a stray recognition) take no turn. */
   private heardSpeech = false;
   private eotTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Audio time (ms, as the VAD has processed it) the voice last ended; null when no end is pending. */
+  /** Audio time (ms) the voice last ended (acoustic end); null when no end is pending. */
   private voiceEndMs: number | null = null;
+  /** Per-10 ms energies of the audio received: where the voice fell silent, and whether the not yet scored audio is quiet. */
+  private readonly energy = new EnergyRing();
+  /** RMS that counts as voice for this end (null: too noisy for energy to tell; the VAD alone decides). */
+  private voicedRms: number | null = null;
+  /** Voice came back after the end: the end of the VAD window it was last heard in. */
+  private backEndMs = 0;
   /** Audio time the VAD has processed. */
   private vadMs = 0;
   /** Audio time (samples received) the recogniser's words last changed. */
@@ -211,6 +222,7 @@ export class VoiceSocket {
     if (this.backlog > MAX_BACKLOG_SAMPLES) return;
     this.backlog += pcm.length;
     this.receivedMs += pcm.length / 16;
+    this.energy.push(pcm);
     this.asr?.write(pcm);
     void this.vad!.push(pcm).then((events) => {
       this.backlog -= pcm.length;
@@ -220,7 +232,7 @@ export class VoiceSocket {
           this.onProbability(e.atMs, e.probability);
         } else if (e.type === "speech_start") this.onSpeechStart();
         // The VAD reports where in the audio the voice ended; audio arrives in real time.
-        else if (e.type === "speech_end") this.onSpeechEnd(e.atMs, performance.now() - Math.max(0, this.receivedMs - e.atMs));
+        else if (e.type === "speech_end") this.onSpeechEnd(e.atMs);
       }
       this.checkEndOfTurn();
     });
@@ -239,14 +251,26 @@ export class VoiceSocket {
     if (this.turnActive || this.live.speaking) this.bargeIn();
   }
 
-  private onSpeechEnd(atMs: number, voiceEndedAt: number): void {
-    this.lastVoiceAt = voiceEndedAt;
-    this.voiceEndMs = atMs;
+  /** `atMs`: where the VAD says the voice ended (the end of its last voiced window). */
+  private onSpeechEnd(atMs: number): void {
+    this.setVoiceEnd(atMs);
     // The silent windows the VAD waited through already tell whether breath lingers.
     this.tail = this.recent.filter((w) => w.atMs >= atMs).map((w) => w.p);
     this.breathy = breathyTail(this.tail);
     this.voiceBack = false;
     this.scheduleEndOfTurn();
+  }
+
+  /**
+   * The waits count from the acoustic end: the VAD's end moved back to where the energy fell.
+   * Audio arrives in real time, so the wall time of that end is now less the audio since.
+   */
+  private setVoiceEnd(vadEndMs: number): void {
+    const end = this.energy.voiceEnd(vadEndMs);
+    // Voice that came back never moves the end earlier than the one before it.
+    this.voiceEndMs = Math.max(end.endMs, this.voiceEndMs ?? 0);
+    this.voicedRms = end.voicedRms;
+    this.lastVoiceAt = performance.now() - Math.max(0, this.receivedMs - end.endMs);
   }
 
   /** One VAD window: audio time moves on; after the voice ended, breath and voice coming back count. */
@@ -257,8 +281,18 @@ export class VoiceSocket {
     if (this.voiceEndMs === null || this.vad?.speaking) return;
     this.tail.push(p);
     if (this.tail.length > 8) this.tail.shift();
-    if (p >= VOICE_BACK_PROBABILITY) (this.voiceBack = true), (this.quietWindows = 0);
-    else if (p < VOICE_GONE_PROBABILITY && this.voiceBack && ++this.quietWindows * WINDOW_MS >= VAD_MIN_SILENCE_MS) this.voiceBack = false;
+    if (p >= VOICE_BACK_PROBABILITY || (this.voiceBack && p >= VOICE_GONE_PROBABILITY)) {
+      this.voiceBack = true;
+      this.quietWindows = 0;
+      this.backEndMs = atMs + WINDOW_MS;
+    } else if (this.voiceBack && ++this.quietWindows * WINDOW_MS >= VAD_MIN_SILENCE_MS) {
+      // Voice came back too short for speech (a word under the VAD's minimum, a cough): the waits
+      // count again from where it ended.
+      this.voiceBack = false;
+      this.setVoiceEnd(this.backEndMs);
+      this.breathy = breathyTail(this.tail);
+      return this.scheduleEndOfTurn();
+    }
     const breathy = breathyTail(this.tail);
     if (breathy !== this.breathy) {
       this.breathy = breathy;
@@ -266,9 +300,16 @@ export class VoiceSocket {
     }
   }
 
-  /** Takes the turn once the audio reached its deadline (never while voice is coming back). */
+  /**
+   * Takes the turn once the audio reached its deadline (never while voice is coming back): scored
+   * by the VAD, or, for the less than one window the VAD has not scored yet (a window waits for
+   * 512 samples), received and under the voiced energy. A VAD running behind (a loaded box) gets
+   * no such bridge: its windows decide, so breath and voice coming back are still heard.
+   */
   private checkEndOfTurn(): void {
-    if (this.eotAtMs !== null && this.vadMs >= this.eotAtMs && !this.voiceBack) this.endOfTurn();
+    if (this.eotAtMs === null || this.voiceBack) return;
+    const bridge = this.eotAtMs - this.vadMs < WINDOW_MS && this.voicedRms !== null && this.energy.quiet(this.vadMs, this.eotAtMs, this.voicedRms);
+    if (this.vadMs >= this.eotAtMs || bridge) this.endOfTurn();
   }
 
   private text(): string {
@@ -414,6 +455,7 @@ export class VoiceSocket {
     this.eotTimer = null;
     this.eotAtMs = null;
     this.voiceEndMs = null;
+    this.voicedRms = null;
     this.voiceBack = false;
     this.tail = [];
     this.breathy = false;
