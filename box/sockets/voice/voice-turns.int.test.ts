@@ -165,6 +165,25 @@ describe("speculative replies", () => {
   }, 60_000);
 });
 
+describe("end of turn", () => {
+  it("a voiced sound too short for speech after held words makes the wait start again from its end", async () => {
+    const m = await openMic(box);
+    const { ws, mic } = m;
+    try {
+      fake.answers.set("book a table and for two please", [{ text: "Two it is." }]);
+      // "and" holds 1200 ms. A 140 ms "ah" 500 ms into that silence (under the VAD's 250 ms of
+      // speech) restarts the wait from its end, so words 900 ms after it still join this turn;
+      // counted from the end of "and", the turn would have been taken before them.
+      const ah = (await speech16k("ah")).subarray(0, 16 * 140);
+      mic.say(concat(await speech16k("book a table and"), silence(500), ah, silence(900), await speech16k("for two please")));
+      await ws.waitType("reply", 30_000);
+      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table and for two please", continues: false }]);
+    } finally {
+      await closeMic(m);
+    }
+  }, 60_000);
+});
+
 describe("speculation switched off (BOX_SPECULATIVE_REPLIES=0)", () => {
   it("no reply starts before the turn ends: metric.spec is false", async () => {
     const off = await startBox({ BOX_SPECULATIVE_REPLIES: "0" });
