@@ -66,6 +66,8 @@ export class LiveSession {
   /** When /connect opened it, and the last thing that counted as activity (ms since the epoch). */
   readonly startedAt = Date.now();
   private activeAt = this.startedAt;
+  /** Interrupts so far: a producer still synthesising (a talk) stops queueing when this moves. */
+  interruptions = 0;
   /** Set when an idle window or a ceiling ended the session (sockets report it); null otherwise. */
   expiry: SessionExpiry | null = null;
 
@@ -202,6 +204,7 @@ export class LiveSession {
 
   /** Stops speech at the next frame and drops the queue (a held utterance is cut where it paused). */
   interrupt(): Scheduled[] {
+    this.interruptions++;
     const at = this.emitted + 1;
     const wasHeld = this.timeline.held;
     const cut = this.timeline.interrupt(at);

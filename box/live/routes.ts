@@ -121,11 +121,17 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const clauses = [...splitter.push(text), ...splitter.flush()];
         const speak = (clause: string) => d.speaker.utterance(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice });
         // Talks queue in the order they arrived, clauses whole: one talk's clauses never interleave another's.
+        const asked = session.interruptions;
         const turn = (talking.get(session) ?? Promise.resolve()).then(async () => {
           // The first clause plays as soon as it is spoken (a bad voice refuses the talk here, before
           // any sound); each later one is queued behind it as it is ready. An engine that fails
-          // mid-talk answers 502, and the clauses already queued play.
-          for (const clause of clauses) session.say(await speak(clause));
+          // mid-talk answers 502, and the clauses already queued play. An interrupt (or barge-in)
+          // after the talk was asked for stops the clauses not queued yet.
+          for (const clause of clauses) {
+            const u = await speak(clause);
+            if (session.interruptions !== asked) return;
+            session.say(u);
+          }
         });
         const settled = turn.catch(() => undefined);
         talking.set(session, settled);

@@ -9,7 +9,7 @@ const principal = { subject: "s", scope: "admin", digest: null, kind: "open", ex
 
 function rig(delays: Record<string, number>, failOn?: string) {
   const said: string[] = [];
-  const session = { avatar: { tone: "neutral" }, say: (u: UtteranceInput) => said.push(u.text) };
+  const session = { avatar: { tone: "neutral" }, interruptions: 0, say: (u: UtteranceInput) => said.push(u.text) };
   const deps = {
     sessions: { live: () => session },
     speaker: {
@@ -23,7 +23,7 @@ function rig(delays: Record<string, number>, failOn?: string) {
   } as unknown as LiveRouteDeps;
   const talk = liveRoutes(deps).find((r) => r.path === "/api/talk")!;
   const post = (text: string) => talk.handler({ request: new Request("http://box/api/talk", { method: "POST", body: JSON.stringify({ text }) }), principal, params: {}, query: new URLSearchParams() });
-  return { said, post };
+  return { said, post, session };
 }
 
 describe("POST /api/talk", () => {
@@ -40,6 +40,17 @@ describe("POST /api/talk", () => {
     const { said, post } = rig({ "A one.": 1, "A two.": 120, "B one.": 1 });
     await Promise.all([post("A one. A two."), post("B one.")]);
     expect(said).toEqual(["A one.", "A two.", "B one."]);
+  });
+
+  test("an interrupt while a talk is still being spoken stops the sentences not queued yet", async () => {
+    const { said, post, session } = rig({ "First one.": 1, "Second one.": 100, "After.": 1 });
+    const answer = post("First one. Second one.");
+    await new Promise((r) => setTimeout(r, 40));
+    session.interruptions++; // what LiveSession.interrupt() does (the first sentence is cut there)
+    expect(await answer).toMatchObject({ ok: true });
+    expect(said).toEqual(["First one."]);
+    await post("After.");
+    expect(said).toEqual(["First one.", "After."]);
   });
 
   test("an engine failing mid-talk rejects that talk; the next talk still speaks", async () => {
