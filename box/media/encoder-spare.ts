@@ -33,13 +33,14 @@ export class EncoderSpare {
     this.spare = starting;
   }
 
-  /** The spare when one is alive (else a new encoder); the next spare starts `refillAfterMs` later. */
+  /** The spare when one started (else a new encoder); the next spare starts `refillAfterMs` later. */
   async take(): Promise<FfmpegEncoder> {
     const spare = this.spare;
     this.spare = null;
     this.scheduleRefill();
+    // A spare is only ever closed by close(), which also forgets it; a crashed one restarts itself.
     const ready = spare ? await spare.catch(() => null) : null;
-    if (ready && !ready.isClosed) {
+    if (ready) {
       this.counters.warm++;
       return ready;
     }

@@ -126,10 +126,6 @@ export class FfmpegEncoder {
     this.options.onRestart = onRestart;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** The ffmpeg process id now (null while restarting or closed). */
   get pid(): number | null {
     return this.child?.pid ?? null;
@@ -161,8 +157,7 @@ export class FfmpegEncoder {
   }
 
   private spawn(): ChildProcess {
-    const warmUp = VIDEO_WARM_UP_FRAMES;
-    this.retimer.newSource(warmUp);
+    this.retimer.newSource(VIDEO_WARM_UP_FRAMES);
     this.sender = null;
     this.startedAt = Date.now();
     const { command, args } = diesWithParent(this.ffmpegPath, this.args());
@@ -170,7 +165,7 @@ export class FfmpegEncoder {
     adoptChild(child);
     this.child = child;
     child.stdin!.on("error", () => {}); // EPIPE when ffmpeg dies; the exit handler restarts it
-    for (let i = 0; i < warmUp; i++) this.pool.write(child.stdin!, this.warmUpFrame());
+    for (let i = 0; i < VIDEO_WARM_UP_FRAMES; i++) this.pool.write(child.stdin!, this.warmUpFrame());
     child.stderr!.on("data", (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-2000)));
     // 'exit' may not follow a spawn 'error': whichever comes first restarts the encoder.
     child.on("error", (err) => this.onGone(child, `spawn failed: ${err.message}`));

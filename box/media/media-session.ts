@@ -23,7 +23,6 @@ export type MediaSessionOptions = {
   videoBitrate?: string;
   gop?: number;
   fastStartFrames?: number;
-  audioLeadMs?: number;
   /** A started video encoder to use (a warm spare, see encoder-spare.ts) instead of a new one. */
   videoEncoder?: () => Promise<FfmpegEncoder>;
   /** Told about every encoder restart (for logs). */
@@ -98,7 +97,7 @@ export class MediaSession {
       if (this.closed) throw new Error("media session closed before the peer connected");
       // Opus is encoded and sent in the wake-up that hands a chunk over; a VP8 frame leaves once
       // ffmpeg encoded it (1-5 ms later): no audio lead is needed to keep them together.
-      this.clock = new AvClock(this.now(), { fps: options.fps, audioLeadMs: options.audioLeadMs ?? 0 });
+      this.clock = new AvClock(this.now(), { fps: options.fps });
       this.loop();
     });
     this.started.catch((err: Error) => this.end(err.message));
