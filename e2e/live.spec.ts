@@ -63,6 +63,15 @@ test("/disconnect stops the frames in the browser", async ({ live }) => {
   expect((await live.api("/api/talk", { text: "anyone there?" })).status).toBe(409);
 });
 
+test("a page closing its connection ends the box's live session at once (DTLS close_notify, no /disconnect)", async ({ live }) => {
+  expect((await live.connect(AVATAR)).status).toBe(200);
+  await live.waitForFrames(25);
+  expect((await live.api("/api/talk", { text: "Still here." })).status).toBe(200);
+  await live.close();
+  // Without it the box would wait for the ~30 s consent check.
+  await expect.poll(async () => (await live.api("/api/talk", { text: "anyone there?" })).status, { timeout: 1_500, intervals: [50] }).toBe(409);
+});
+
 test("the avatar preview loads in an <img> and matches the live picture", async ({ live }) => {
   const listed = await live.page.evaluate(async (url) => (await fetch(`${url}/api/avatars`)).json(), live.boxUrl);
   expect(listed.avatars).toContain(AVATAR);

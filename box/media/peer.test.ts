@@ -76,3 +76,31 @@ describe("dtlsServerAnswer", () => {
     }
   });
 });
+
+describe("the peer's end", () => {
+  // libwebrtc in @roamhq/wrtc sends no close_notify on close() (Chromium does: e2e/live.spec.ts
+  // checks that end to end), so here werift's DTLS socket is handed the alert's effect directly.
+  test("a DTLS close_notify from the client ends the peer as closed, not after the ~30 s consent check", async () => {
+    const client = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
+    client.addTransceiver("video", { direction: "recvonly" });
+    client.addTransceiver("audio", { direction: "recvonly" });
+    await client.setLocalDescription(await client.createOffer());
+    await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered its candidates");
+    const peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true });
+    try {
+      await client.setRemoteDescription(peer.answer as RTCSessionDescriptionInit);
+      await peer.connected;
+      let how: string | null = null;
+      void peer.ended.then((h) => (how = h));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(how, "a connected peer lives on").toBeNull();
+      const [transport] = peer.pc.dtlsTransports as unknown as { dtls: { onClose: { execute(): void } } }[];
+      transport!.dtls.onClose.execute(); // what werift's record layer does with an alert record
+      await waitFor(() => how !== null, 1_000, "the peer ended");
+      expect(how).toBe("closed");
+    } finally {
+      client.close();
+      peer.close();
+    }
+  });
+});

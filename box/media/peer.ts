@@ -1,6 +1,6 @@
 // Implements: Box: POST /connect (the WebRTC answer of one live session).
 // werift answers the client's recvonly offer with one VP8 video and one Opus audio track.
-import type { CandidatePair, MediaStreamTrack, RTCIceServer, RTCPeerConnection } from "werift";
+import type { CandidatePair, MediaStreamTrack, RTCDtlsTransport, RTCIceServer, RTCPeerConnection } from "werift";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { werift } from "./werift.ts"; // werift with correct sender-report clocks (see there)
 
@@ -96,6 +96,7 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
       throw new ApiError(400, "invalid_sdp", `The offer could not be answered: ${(err as Error).message}`);
     }
     await pc.setLocalDescription({ type: "answer", sdp: dtlsServerAnswer(offer.sdp, answer.sdp) } as typeof answer);
+    life.watchDtls(pc.dtlsTransports);
     await gatheringDone(pc, options.gatheringTimeoutMs ?? 5_000);
     const sdp = pc.localDescription?.sdp ?? "";
     if (!/a=candidate:/.test(sdp)) throw new Error("no network candidate could be gathered");
@@ -139,5 +140,13 @@ function watchLife(pc: RTCPeerConnection) {
     if (state === "connected") connect();
     else if (state === "failed" || state === "closed") end(state);
   });
-  return { connected, ended, end };
+  /**
+   * A browser closing its connection (pc.close(), a closed tab) sends a DTLS close_notify. werift
+   * marks that transport closed but leaves the peer's connectionState alone, so without this
+   * the session would live on until the consent check gives up (~30 s).
+   */
+  const watchDtls = (transports: readonly RTCDtlsTransport[]): void => {
+    for (const t of transports) t.onStateChange.subscribe((state) => (state === "closed" || state === "failed") && end(state));
+  };
+  return { connected, ended, end, watchDtls };
 }
