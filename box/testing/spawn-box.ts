@@ -64,6 +64,7 @@ export function runBoxExpectingExit(env: Record<string, string>): Promise<{ code
   child.stderr!.on("data", (d) => (stderr += d));
   return new Promise((res) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("exit", (code) => (clearTimeout(timer), res({ code, stderr })));
+    // "close": after its stderr is read to the end ("exit" can come first).
+    child.on("close", (code) => (clearTimeout(timer), res({ code, stderr })));
   });
 }

@@ -19,7 +19,8 @@ function runPortalExpectingExit(env: Record<string, string>): Promise<{ code: nu
   child.stderr!.on("data", (d) => (stderr += d));
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("exit", (code) => (clearTimeout(timer), resolve({ code, stderr })));
+    // "close": after its stderr is read to the end ("exit" can come first).
+    child.on("close", (code) => (clearTimeout(timer), resolve({ code, stderr })));
   });
 }
 

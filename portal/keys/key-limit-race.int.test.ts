@@ -26,8 +26,16 @@ describe("the 100-key limit across processes", () => {
     const outputs = racers.map((p) => {
       let out = "";
       const ready = new Promise<void>((resolve) => p.stdout.on("data", (d) => (out += d) && out.startsWith("ready\n") && resolve()));
+      // "close", not "exit": it comes after the racer's stdout is read to its end.
       const done = new Promise<number[]>((resolve, reject) =>
-        p.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.slice("ready\n".length))) : reject(new Error(`racer exited ${code}: ${out}`)))),
+        p.on("close", (code) => {
+          try {
+            if (code !== 0) throw new Error(`exit ${code}`);
+            resolve(JSON.parse(out.slice("ready\n".length)));
+          } catch (err) {
+            reject(new Error(`racer failed (${(err as Error).message}): ${JSON.stringify(out)}`));
+          }
+        }),
       );
       return { ready, done };
     });

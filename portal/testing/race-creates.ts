@@ -17,6 +17,7 @@ const statuses = await Promise.all(
     (await app.request("/auth/keys", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: `race ${i}` }) })).status,
   ),
 );
-console.log(JSON.stringify(statuses));
+// Written and flushed before exiting: process.exit() right after console.log can cut a piped stdout.
+await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(statuses)}\n`, (err) => (err ? reject(err) : resolve())));
 client.close();
 process.exit(0);
