@@ -4,30 +4,21 @@ import { voiceForCall } from "../../voice/voice-language.ts";
 import { UpstreamError } from "../../../shared/errors/api-error.ts";
 import { isTone, type Language } from "../../../shared/wire/tones.ts";
 import type { AsrStream } from "../../speech/asr.ts";
-import { pcmFromBytes, WINDOW_MS } from "../../speech/vad-segmenter.ts";
+import { pcmFromBytes } from "../../speech/vad-segmenter.ts";
 import { VoiceActivity } from "../../speech/voice-activity.ts";
 import type { SileroVad } from "../../speech/silero-vad.ts";
 import type { LiveSession } from "../../live/live-session.ts";
 import type { SocketConn } from "../conn.ts";
 import { SocketSession, maxLengthFrom } from "../socket-session.ts";
 import { PauseState } from "./pause.ts";
-import { breathyTail, endpointFor, isRealUtterance, turnDeadlineMs } from "./turn-taking.ts";
+import { endpointFor, isRealUtterance } from "./turn-taking.ts";
 import { ConfirmGate } from "../../chat/turn-engine.ts";
 import { runSystemTool, systemToolSpecs, type SystemToolHost } from "./system-tools.ts";
 import { ACTION_LABELS } from "./lines.ts";
 import { BargeInController } from "./barge-in.ts";
-import { EnergyRing } from "./voice-energy.ts";
+import { TurnEndClock, VAD_MIN_SILENCE_MS } from "./end-of-turn.ts";
 import type { VoiceSocketDeps } from "./voice-route.ts";
 
-/**
- * Silence that ends a stretch of speech for the VAD (3 windows); the words then decide how long to
- * wait, counted from the acoustic end of the voice (voice-energy.ts). Voice coming back, a partial
- * that still changes and the long holds after "and", fillers and commas keep the turn.
- */
-const VAD_MIN_SILENCE_MS = 96;
-/** The VAD's thresholds (vad-segmenter defaults): voice coming back after the end holds the turn. */
-const VOICE_BACK_PROBABILITY = 0.5;
-const VOICE_GONE_PROBABILITY = 0.35;
 /** End of turn counts audio time; this wall-clock margin only rescues a client that stopped sending audio. */
 const EOT_BACKSTOP_MS = 1000;
 const MAX_BACKLOG_SAMPLES = 16_000 * 5;
@@ -46,37 +37,14 @@ export class VoiceSocket {
   private captionShown = false;
   /** Speech was heard since the last turn: words alone (noise, a stray recognition) take no turn. */
   private heardSpeech = false;
+  /** The wall-clock backstop of a pending end of turn (audio time decides while audio flows). */
   private eotTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Audio time (ms) the voice last ended (acoustic end); null when no end is pending. */
-  private voiceEndMs: number | null = null;
-  /** Per-10 ms energies of the audio received: where the voice fell silent, and whether the not yet scored audio is quiet. */
-  private readonly energy = new EnergyRing();
-  /** RMS that counts as voice for this end (null: too noisy for energy to tell; the VAD alone decides). */
-  private voicedRms: number | null = null;
-  /** Voice came back after the end: the end of the VAD window it was last heard in. */
-  private backEndMs = 0;
-  /** Audio time the VAD has processed. */
-  private vadMs = 0;
-  /** Audio time (samples received) the recogniser's words last changed. */
-  private partialAtMs = 0;
-  /** Audio time at which the pending end of turn is taken; null when none is pending. */
-  private eotAtMs: number | null = null;
-  /** VAD probabilities of the windows since the voice ended (breath, voice coming back). */
-  private tail: number[] = [];
-  /** The last few windows, whatever they were: the silence that ended the voice is in them. */
-  private recent: { atMs: number; p: number }[] = [];
-  private breathy = false;
-  /** Voice came back after the end, not (yet) confirmed as speech: the turn waits. */
-  private voiceBack = false;
-  private quietWindows = 0;
+  /** Where the voice ended and when the turn is due, in audio time. */
+  private readonly clock = new TurnEndClock();
   /** The speculative turn in flight (at most one): the words it answers and its gate. */
   private spec: { message: string; gate: ConfirmGate } | null = null;
   /** Words taken into a turn from a partial: the recogniser's late final for them is dropped. */
   private consumed = "";
-  /** Wall time the last voiced audio arrived (first_audio_ms counts from it). */
-  private lastVoiceAt = 0;
-  /** Audio received so far, in ms of 16 kHz audio. */
-  private receivedMs = 0;
   private backlog = 0;
   private warnedOdd = false;
   private turnActive = false;
@@ -221,20 +189,19 @@ export class VoiceSocket {
     // A client flooding faster than real time is cut off rather than queued without bound.
     if (this.backlog > MAX_BACKLOG_SAMPLES) return;
     this.backlog += pcm.length;
-    this.receivedMs += pcm.length / 16;
-    this.energy.push(pcm);
+    this.clock.audio(pcm);
     this.asr?.write(pcm);
     void this.vad!.push(pcm).then((events) => {
       this.backlog -= pcm.length;
       for (const e of events) {
         if (e.type === "probability") {
           this.barge.window(e.probability, this.text());
-          this.onProbability(e.atMs, e.probability);
+          if (this.clock.window(e.atMs, e.probability, this.vad?.speaking ?? false)) this.scheduleEndOfTurn();
         } else if (e.type === "speech_start") this.onSpeechStart();
         // The VAD reports where in the audio the voice ended; audio arrives in real time.
         else if (e.type === "speech_end") this.onSpeechEnd(e.atMs);
       }
-      this.checkEndOfTurn();
+      if (this.clock.due()) this.endOfTurn();
     });
   }
 
@@ -253,63 +220,8 @@ export class VoiceSocket {
 
   /** `atMs`: where the VAD says the voice ended (the end of its last voiced window). */
   private onSpeechEnd(atMs: number): void {
-    this.setVoiceEnd(atMs);
-    // The silent windows the VAD waited through already tell whether breath lingers.
-    this.tail = this.recent.filter((w) => w.atMs >= atMs).map((w) => w.p);
-    this.breathy = breathyTail(this.tail);
-    this.voiceBack = false;
+    this.clock.speechEnd(atMs);
     this.scheduleEndOfTurn();
-  }
-
-  /**
-   * The waits count from the acoustic end: the VAD's end moved back to where the energy fell.
-   * Audio arrives in real time, so the wall time of that end is now less the audio since.
-   */
-  private setVoiceEnd(vadEndMs: number): void {
-    const end = this.energy.voiceEnd(vadEndMs);
-    // Voice that came back never moves the end earlier than the one before it.
-    this.voiceEndMs = Math.max(end.endMs, this.voiceEndMs ?? 0);
-    this.voicedRms = end.voicedRms;
-    this.lastVoiceAt = performance.now() - Math.max(0, this.receivedMs - end.endMs);
-  }
-
-  /** One VAD window: audio time moves on; after the voice ended, breath and voice coming back count. */
-  private onProbability(atMs: number, p: number): void {
-    this.vadMs = atMs + WINDOW_MS;
-    this.recent.push({ atMs, p });
-    if (this.recent.length > 8) this.recent.shift();
-    if (this.voiceEndMs === null || this.vad?.speaking) return;
-    this.tail.push(p);
-    if (this.tail.length > 8) this.tail.shift();
-    if (p >= VOICE_BACK_PROBABILITY || (this.voiceBack && p >= VOICE_GONE_PROBABILITY)) {
-      this.voiceBack = true;
-      this.quietWindows = 0;
-      this.backEndMs = atMs + WINDOW_MS;
-    } else if (this.voiceBack && ++this.quietWindows * WINDOW_MS >= VAD_MIN_SILENCE_MS) {
-      // Voice came back too short for speech (a word under the VAD's minimum, a cough): the waits
-      // count again from where it ended.
-      this.voiceBack = false;
-      this.setVoiceEnd(this.backEndMs);
-      this.breathy = breathyTail(this.tail);
-      return this.scheduleEndOfTurn();
-    }
-    const breathy = breathyTail(this.tail);
-    if (breathy !== this.breathy) {
-      this.breathy = breathy;
-      if (this.eotAtMs !== null) this.scheduleEndOfTurn();
-    }
-  }
-
-  /**
-   * Takes the turn once the audio reached its deadline (never while voice is coming back): scored
-   * by the VAD, or, for the less than one window the VAD has not scored yet (a window waits for
-   * 512 samples), received and under the voiced energy. A VAD running behind (a loaded box) gets
-   * no such bridge: its windows decide, so breath and voice coming back are still heard.
-   */
-  private checkEndOfTurn(): void {
-    if (this.eotAtMs === null || this.voiceBack) return;
-    const bridge = this.eotAtMs - this.vadMs < WINDOW_MS && this.voicedRms !== null && this.energy.quiet(this.vadMs, this.eotAtMs, this.voicedRms);
-    if (this.vadMs >= this.eotAtMs || bridge) this.endOfTurn();
   }
 
   private text(): string {
@@ -318,20 +230,19 @@ export class VoiceSocket {
 
   private scheduleEndOfTurn(): void {
     if (this.barge.holding || this.barge.dropsWords) return; // no turn while held, none for a backchannel
-    const ep = endpointFor(this.text(), this.vad?.speaking ?? false, { breathy: this.breathy });
+    const ep = endpointFor(this.text(), this.vad?.speaking ?? false, { breathy: this.clock.breathy });
     this.conn.send({ type: "endpoint", ...ep });
     if (ep.reason === "speaking") return;
     // wait_ms is the whole silence wanted, counted in audio from where the voice ended.
-    this.eotAtMs = turnDeadlineMs(this.voiceEndMs ?? this.vadMs, ep.wait_ms, this.partialAtMs);
-    this.armBackstop(Math.max(0, this.eotAtMs - this.vadMs) + EOT_BACKSTOP_MS);
+    this.armBackstop(this.clock.schedule(ep.wait_ms) + EOT_BACKSTOP_MS);
     this.speculate();
   }
 
   /** Wall clock only for a client that stopped sending audio: while audio flows, audio time decides. */
   private armBackstop(ms: number): void {
     if (this.eotTimer) clearTimeout(this.eotTimer);
-    const received = this.receivedMs;
-    this.eotTimer = setTimeout(() => (this.receivedMs > received ? this.armBackstop(EOT_BACKSTOP_MS) : this.endOfTurn()), ms);
+    const received = this.clock.receivedMs;
+    this.eotTimer = setTimeout(() => (this.clock.receivedMs > received ? this.armBackstop(EOT_BACKSTOP_MS) : this.endOfTurn()), ms);
   }
 
   /** The words the turn would answer now: held words (skip_turn, a barge-in) join the new ones. */
@@ -360,7 +271,7 @@ export class VoiceSocket {
 
   private onPartial(text: string): void {
     if (this.muted || this.ending || this.barge.dropsWords) return;
-    if (text !== this.partial) this.partialAtMs = this.receivedMs;
+    if (text !== this.partial) this.clock.wordsChanged();
     this.partial = text;
     if (text) {
       this.captionShown = true;
@@ -385,8 +296,8 @@ export class VoiceSocket {
     if (text) this.finals.push(text);
     this.barge.heard(this.text());
     // The recogniser revised the words during the wait: decide (and speculate) on the new ones.
-    if (normalise(this.text()) !== normalise(before) && this.heardSpeech && this.eotAtMs !== null && !this.vad?.speaking) {
-      this.partialAtMs = this.receivedMs;
+    if (normalise(this.text()) !== normalise(before) && this.heardSpeech && this.clock.pending && !this.vad?.speaking) {
+      this.clock.wordsChanged();
       this.scheduleEndOfTurn();
     }
   }
@@ -453,12 +364,7 @@ export class VoiceSocket {
   private clearTimers(): void {
     if (this.eotTimer) clearTimeout(this.eotTimer);
     this.eotTimer = null;
-    this.eotAtMs = null;
-    this.voiceEndMs = null;
-    this.voicedRms = null;
-    this.voiceBack = false;
-    this.tail = [];
-    this.breathy = false;
+    this.clock.clear();
   }
 
   // ---- one turn -------------------------------------------------------------------------
@@ -472,7 +378,7 @@ export class VoiceSocket {
       this.pause.endByReply();
       this.turnActive = true;
     });
-    const voicedAt = this.lastVoiceAt;
+    const voicedAt = this.clock.lastVoiceAt;
     const correlationId = `voice_${this.conn.id.slice(0, 8)}_${++this.turnSeq}`;
     let firstAudio = false;
     const off = this.live.onSpeech((e) => {
