@@ -12,18 +12,10 @@
 import type { Client } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql/web";
 import { migrate } from "drizzle-orm/libsql/migrator";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { quickCheck } from "../../shared/errors/database-unusable.ts";
+import { openDatabase } from "../db/local-file.ts";
 
-/** The path of a `file:` URL (relative paths kept relative), or null for a remote URL or `:memory:`. Same as portal/db/open.ts. */
-export function localDbPath(url: string): string | null {
-  if (!url.startsWith("file:")) return null;
-  if (url.startsWith("file://")) return fileURLToPath(url);
-  const path = url.slice("file:".length).split("?")[0];
-  return path === ":memory:" || path === "" ? null : path;
-}
+export { localDbPath } from "../db/local-file.ts";
 
 const isLocal = (url: string) => url === ":memory:" || url.startsWith("file:");
 
@@ -35,20 +27,8 @@ export async function createLibsqlClient(url: string, authToken?: string | null)
 }
 
 /** Opens the portal database like portal/db/open.ts: a local file gets its folder, WAL and a quick check. */
-export async function openPortalDbForDeno(url: string, authToken: string | null): Promise<Client> {
-  const path = localDbPath(url);
-  if (path) await mkdir(dirname(path), { recursive: true });
-  const client = await createLibsqlClient(url, authToken);
-  if (path) {
-    try {
-      await client.execute("PRAGMA journal_mode = WAL");
-      await quickCheck(client);
-    } catch (err) {
-      client.close();
-      throw err;
-    }
-  }
-  return client;
+export function openPortalDbForDeno(url: string, authToken: string | null): Promise<Client> {
+  return openDatabase(url, () => createLibsqlClient(url, authToken));
 }
 
 const folder = (relative: string) => fileURLToPath(new URL(relative, import.meta.url).href);
