@@ -1,7 +1,7 @@
 // Entry point: `bun portal/main.ts`. Prints one JSON line `{"listening":"http://HOST:PORT"}` once up.
 import { resolve } from "node:path";
 import { databaseUnusable } from "../shared/errors/database-unusable.ts";
-import { localDbPath } from "./db/open.ts";
+import { localDbPath } from "./db/local-file.ts";
 import { readPortalEnv } from "./env.ts";
 import { startPortal } from "./server.ts";
 

@@ -6,7 +6,7 @@
 import { createClient, type Client } from "@libsql/client";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { localDbPath } from "../db/open.ts";
+import { localDbPath } from "../db/local-file.ts";
 import type { LedgerConnection } from "./ledger.ts";
 import { migrateLedger } from "./migrate.ts";
 

@@ -3,8 +3,6 @@
 import { createClient, type Client } from "@libsql/client";
 import { openDatabase } from "./local-file.ts";
 
-export { localDbPath } from "./local-file.ts";
-
 export interface OpenDbOptions {
   url: string;
   authToken?: string;

@@ -15,8 +15,6 @@ import { migrate } from "drizzle-orm/libsql/migrator";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../db/local-file.ts";
 
-export { localDbPath } from "../db/local-file.ts";
-
 const isLocal = (url: string) => url === ":memory:" || url.startsWith("file:");
 
 /** A libSQL client for any URL, loading the native binding only for a local one. */

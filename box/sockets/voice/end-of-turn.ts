@@ -19,9 +19,9 @@ const VOICE_GONE_PROBABILITY = 0.35;
 
 export class TurnEndClock {
   /** Audio received so far, in ms of 16 kHz audio. */
-  receivedMs = 0;
-  /** Wall time the voice last ended (first_audio_ms counts from it). */
-  lastVoiceAt = 0;
+  private received = 0;
+  /** Wall time the voice last ended. */
+  private voiceEndedAt = 0;
   /** Audio time the VAD has processed. */
   private vadMs = 0;
   /** Audio time (samples received) the recogniser's words last changed. */
@@ -45,6 +45,16 @@ export class TurnEndClock {
   private voiceBack = false;
   private quietWindows = 0;
 
+  /** Audio received so far, in ms of 16 kHz audio. */
+  get receivedMs(): number {
+    return this.received;
+  }
+
+  /** Wall time the voice last ended (first_audio_ms counts from it). */
+  get lastVoiceAt(): number {
+    return this.voiceEndedAt;
+  }
+
   /** Breath lingers after the voice (the words' wait is then longer). */
   get breathy(): boolean {
     return this.breathyNow;
@@ -57,13 +67,13 @@ export class TurnEndClock {
 
   /** Audio received (before the VAD scores it). */
   audio(pcm: Int16Array): void {
-    this.receivedMs += pcm.length / 16;
+    this.received += pcm.length / 16;
     this.energy.push(pcm);
   }
 
   /** The recogniser's words changed: a deadline is not taken before they have settled a while. */
   wordsChanged(): void {
-    this.partialAtMs = this.receivedMs;
+    this.partialAtMs = this.received;
   }
 
   /** The VAD ended a stretch of speech; `atMs` is the end of its last voiced window. */
@@ -141,6 +151,6 @@ export class TurnEndClock {
     // Voice that came back never moves the end earlier than the one before it.
     this.voiceEndMs = Math.max(end.endMs, this.voiceEndMs ?? 0);
     this.voicedRms = end.voicedRms;
-    this.lastVoiceAt = performance.now() - Math.max(0, this.receivedMs - end.endMs);
+    this.voiceEndedAt = performance.now() - Math.max(0, this.received - end.endMs);
   }
 }

@@ -49,19 +49,20 @@ async function startBox(env: Record<string, string> = {}) {
   return box;
 }
 
-async function openMic(box: RunningBox) {
+/** Runs `body` with a voice socket open on `box` and its microphone sending; closes both after. */
+async function withMic(box: RunningBox, body: (m: { ws: WsClient; mic: Mic }) => Promise<void>): Promise<void> {
   const ws = new WsClient(box.url.replace("http", "ws") + "/api/voice/ws", H);
   await ws.opened;
-  await ws.waitType("ready", 15_000);
   const mic = new Mic(ws);
-  mic.start();
-  return { ws, mic };
-}
-
-async function closeMic({ ws, mic }: { ws: WsClient; mic: Mic }) {
-  mic.stop();
-  ws.close();
-  await ws.closed;
+  try {
+    await ws.waitType("ready", 15_000);
+    mic.start();
+    await body({ ws, mic });
+  } finally {
+    mic.stop();
+    ws.close();
+    await ws.closed;
+  }
 }
 
 const idx = (ws: WsClient, pred: (f: Record<string, any>) => boolean) => ws.frames.findIndex(pred);
@@ -89,9 +90,7 @@ afterAll(async () => {
 
 describe("speculative replies", () => {
   it("a reply prepared during the end-of-turn wait goes out after final, with metric.spec true", async () => {
-    const m = await openMic(box);
-    const { ws, mic } = m;
-    try {
+    await withMic(box, async ({ ws, mic }) => {
       fake.answers.set("hello there", [{ text: "Hello to you too! How can I help?" }]);
       mic.say(await speech16k("hello there"));
       await ws.waitType("reply", 20_000);
@@ -108,15 +107,11 @@ describe("speculative replies", () => {
       expect(ws.frames.find((f) => f.type === "reply")).toMatchObject({ reply: "Hello to you too! How can I help?" });
       expect(ws.frames.filter((f) => f.type === "state" && f.thinking === true)).toHaveLength(1);
       expect(fake.asked()).toContain("hello there");
-    } finally {
-      await closeMic(m);
-    }
+    });
   }, 60_000);
 
   it("the person going on drops the speculation: no frame, no tool call, no transcript; the turn answers all the words", async () => {
-    const m = await openMic(box);
-    const { ws, mic } = m;
-    try {
+    await withMic(box, async ({ ws, mic }) => {
       const before = fake.asked().length;
       // Prepared on the first words: a clause and a tool call, neither of which may ever surface.
       fake.answers.set("book a table and", [{ text: "Dropped clause here. " }, { toolCall: { name: "book_table", args: { people: 9 } } }]);
@@ -139,15 +134,11 @@ describe("speculative replies", () => {
       expect(turns.map((t) => t.text)).not.toContain("book a table and");
       expect(JSON.stringify(turns)).not.toContain("Dropped clause");
       expect(turns).toEqual(expect.arrayContaining([expect.objectContaining({ role: "user", text: "book a table and for two please" }), expect.objectContaining({ role: "assistant", text: "Two it is." })]));
-    } finally {
-      await closeMic(m);
-    }
+    });
   }, 60_000);
 
   it("a speculative turn's tool call reaches the application only after final", async () => {
-    const m = await openMic(box);
-    const { ws, mic } = m;
-    try {
+    await withMic(box, async ({ ws, mic }) => {
       fake.answers.set("please book a table for two", [{ toolCall: { name: "book_table", args: { people: 2 } } }]);
       fake.enqueue([{ text: "Booked for two." }]); // the round after the tool result
       mic.say(await speech16k("please book a table for two"));
@@ -159,17 +150,13 @@ describe("speculative replies", () => {
       expect(ws.frames.filter((f) => f.type === "tool_call")).toHaveLength(1);
       // It was the speculative turn that called it (prepared early, confirmed by the final).
       expect(await ws.waitType("metric", 10_000)).toMatchObject({ spec: true });
-    } finally {
-      await closeMic(m);
-    }
+    });
   }, 60_000);
 });
 
 describe("end of turn", () => {
   it("a voiced sound too short for speech after held words makes the wait start again from its end", async () => {
-    const m = await openMic(box);
-    const { ws, mic } = m;
-    try {
+    await withMic(box, async ({ ws, mic }) => {
       fake.answers.set("book a table and for two please", [{ text: "Two it is." }]);
       // "and" holds 1200 ms. A 140 ms "ah" 500 ms into that silence (under the VAD's 250 ms of
       // speech) restarts the wait from its end, so words 900 ms after it still join this turn;
@@ -178,18 +165,14 @@ describe("end of turn", () => {
       mic.say(concat(await speech16k("book a table and"), silence(500), ah, silence(900), await speech16k("for two please")));
       await ws.waitType("reply", 30_000);
       expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table and for two please", continues: false }]);
-    } finally {
-      await closeMic(m);
-    }
+    });
   }, 60_000);
 });
 
 describe("speculation switched off (BOX_SPECULATIVE_REPLIES=0)", () => {
   it("no reply starts before the turn ends: metric.spec is false", async () => {
     const off = await startBox({ BOX_SPECULATIVE_REPLIES: "0" });
-    const m = await openMic(off);
-    const { ws, mic } = m;
-    try {
+    await withMic(off, async ({ ws, mic }) => {
       const before = fake.asked().length;
       fake.answers.set("goodbye for now", [{ text: "See you soon." }]);
       mic.say(await speech16k("goodbye for now"));
@@ -197,8 +180,6 @@ describe("speculation switched off (BOX_SPECULATIVE_REPLIES=0)", () => {
       expect(await ws.waitType("metric", 10_000)).toEqual({ type: "metric", first_audio_ms: expect.any(Number), spec: false });
       // One model request for these words: the one made after the final.
       expect(fake.asked().slice(before).filter((w) => w === "goodbye for now")).toHaveLength(1);
-    } finally {
-      await closeMic(m);
-    }
+    });
   }, 90_000);
 });
