@@ -27,7 +27,7 @@ function ffmpeg(args: string[], name: string): string {
 
 async function source(path: string) {
   const info = await probeVideo(path);
-  return { path, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS };
+  return { path, demuxer: info.demuxer, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS };
 }
 
 const correlation = (a: number[], b: number[]) => {

@@ -18,7 +18,7 @@ import { anchorsFromMesh, MESH } from "./mesh-anchors.ts";
 import { photoLandmarker } from "./prepare-photo.ts";
 import { PhotoFaceError } from "./photo-error.ts";
 import { rgbToI420 } from "../render/i420.ts";
-import { DecodeError, rgbFrames } from "./video-decode.ts";
+import { DecodeError, rgbFrames, type VideoFile } from "./video-decode.ts";
 import { cheekWidth } from "./face-tracks.ts";
 import { lookAtVideo, type VideoLook } from "./video-look.ts";
 import { chooseLoop, fillGaps, loopCrop, smoothMeshes } from "./video-track.ts";
@@ -26,8 +26,8 @@ import { chooseLoop, fillGaps, loopCrop, smoothMeshes } from "./video-track.ts";
 /** A video that cannot become a face: the message is meant for the person who uploaded it. */
 export class VideoFaceError extends PhotoFaceError {}
 
-export interface VideoSource {
-  path: string;
+/** The stored video, with the demuxer its bytes were judged to need (video-decode.ts). */
+export interface VideoSource extends VideoFile {
   /** Size as displayed (rotation applied, square pixels). */
   width: number;
   height: number;
@@ -122,7 +122,7 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   // Pass 1: a sparse look at the whole video (video-look.ts).
   let look: VideoLook;
   try {
-    look = await lookAtVideo(src.path, src, landmarker, { side: ANALYSIS_SIDE, maxSamples: ANALYSIS_SAMPLES, minScore: MIN_SCORE, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath, breathe });
+    look = await lookAtVideo(src, src, landmarker, { side: ANALYSIS_SIDE, maxSamples: ANALYSIS_SAMPLES, minScore: MIN_SCORE, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath, breathe });
   } catch (err) {
     if (err instanceof DecodeError) throw new VideoFaceError(`The video could not be prepared: ${err.message}.`, { cause: err });
     throw err;
@@ -153,7 +153,7 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   let reach = cheekWidth(first) * t.scale * 0.5;
   const wanted = Math.max(1, Math.round(seconds * fps));
   try {
-    for await (const rgb of rgbFrames(src.path, { startS, seconds, filters, width: size, height: size, maxFrames: wanted, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath })) {
+    for await (const rgb of rgbFrames(src, { startS, seconds, filters, width: size, height: size, maxFrames: wanted, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath })) {
       await breathe();
       const faces = (await landmarker.detect(rgb, size, size, { iris: false })).filter((f) => f.score >= MIN_SCORE);
       const f = follow(faces, expect, reach);

@@ -2,11 +2,34 @@
 // with ffmpeg)"): ffmpeg started with arguments (never a shell), one thread so the live stream
 // keeps the other core, raw RGB frames streamed out of its stdout one at a time (backpressure:
 // ffmpeg waits while a frame is being tracked), killed with the box or on a time limit.
+// An upload is opened only as the container its bytes were judged to be, reading only that file:
+// left to guess, ffmpeg reads a file that merely mentions `free` as a DASH manifest and follows its
+// URLs to other people's media on the volume.
 import { spawn } from "node:child_process";
 import { adoptChild } from "../media/child-reaper.ts";
 import { diesWithParent } from "../media/parent-death.ts";
 
 export const FFMPEG_PATH = "/usr/bin/ffmpeg";
+
+/** The demuxers an uploaded video may be opened with (`mov` reads MP4 and MOV, `matroska` WEBM and MKV). */
+export type VideoDemuxer = "mov" | "matroska";
+
+/** A stored video and the demuxer its bytes were judged to need. */
+export interface VideoFile {
+  path: string;
+  demuxer: VideoDemuxer;
+}
+
+/** ffmpeg/ffprobe input arguments that open this one file with this one demuxer, and nothing else. */
+export function videoInputArgs(f: VideoFile): string[] {
+  return ["-protocol_whitelist", "file", "-f", f.demuxer, "-i", `file:${f.path}`];
+}
+
+/** ffmpeg's last line without the volume's path (the sentence is shown to the uploader). */
+export function lastLineOf(stderr: string, path: string): string {
+  const line = stderr.trim().split("\n").pop() ?? "";
+  return line.split(`file:${path}: `).join("").split(`file:${path}`).join("the file").split(path).join("the file").trim().slice(0, 200);
+}
 
 export interface DecodeOptions {
   /** Seconds into the video to start at (frame-accurate: ffmpeg decodes from the keyframe before). */
@@ -26,10 +49,10 @@ export interface DecodeOptions {
 export class DecodeError extends Error {}
 
 /** RGB frames (3 bytes a pixel, width x height) of a video, in order. */
-export async function* rgbFrames(path: string, o: DecodeOptions): AsyncGenerator<Uint8Array> {
+export async function* rgbFrames(video: VideoFile, o: DecodeOptions): AsyncGenerator<Uint8Array> {
   const args = ["-v", "error", "-nostdin", "-threads", "1"];
   if (o.startS) args.push("-ss", o.startS.toFixed(3));
-  args.push("-i", path);
+  args.push(...videoInputArgs(video));
   if (o.seconds) args.push("-t", o.seconds.toFixed(3));
   args.push("-an", "-sn", "-dn", "-vf", o.filters, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1");
   const wrapped = diesWithParent(o.ffmpegPath ?? FFMPEG_PATH, args);
@@ -72,7 +95,7 @@ export async function* rgbFrames(path: string, o: DecodeOptions): AsyncGenerator
     }
     const code = await exited;
     if (timedOut) throw new DecodeError(`decoding the video took longer than ${Math.round((o.timeoutMs ?? 120_000) / 1000)} s`);
-    if (code !== 0 && count === 0) throw new DecodeError(`the video could not be decoded (${stderr.trim().split("\n").pop()?.slice(0, 200) || `ffmpeg exited with ${code}`})`);
+    if (code !== 0 && count === 0) throw new DecodeError(`the video could not be decoded (${lastLineOf(stderr, video.path) || `ffmpeg exited with ${code}`})`);
   } finally {
     clearTimeout(timer);
     if (child.exitCode === null) child.kill("SIGKILL");

@@ -25,7 +25,7 @@ beforeAll(async () => {
   ].join(",");
   const r = spawnSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-loop", "1", "-framerate", "25", "-i", SAMPLE2, "-t", String(SECONDS), "-vf", vf, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path], { timeout: 60_000 });
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
-  look = await lookAtVideo(path, { width: 1280, height: 720, durationS: SECONDS }, await photoLandmarker(), { minScore: 0.6, timeoutMs: 60_000 });
+  look = await lookAtVideo({ path, demuxer: "mov" }, { width: 1280, height: 720, durationS: SECONDS }, await photoLandmarker(), { minScore: 0.6, timeoutMs: 60_000 });
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -14,7 +14,7 @@ import type { Point } from "../render/prepared-face.ts";
 import type { FaceLandmarker } from "./face-landmarker.ts";
 import { FaceTracks, cheekWidth } from "./face-tracks.ts";
 import { MESH } from "./mesh-anchors.ts";
-import { rgbFrames } from "./video-decode.ts";
+import { rgbFrames, type VideoFile } from "./video-decode.ts";
 
 export interface LookOptions {
   /** Longest side of the analysed frames. */
@@ -53,7 +53,7 @@ function cropRgb(rgb: Uint8Array, w: number, x0: number, y0: number, side: numbe
   return out;
 }
 
-export async function lookAtVideo(path: string, video: { width: number; height: number; durationS: number }, landmarker: FaceLandmarker, o: LookOptions): Promise<VideoLook> {
+export async function lookAtVideo(file: VideoFile, video: { width: number; height: number; durationS: number }, landmarker: FaceLandmarker, o: LookOptions): Promise<VideoLook> {
   const side = o.side ?? 640;
   const k = Math.min(1, side / Math.max(video.width, video.height));
   const aw = even(video.width * k);
@@ -65,7 +65,7 @@ export async function lookAtVideo(path: string, video: { width: number; height: 
   // Human truncates mesh points to whole pixels: half a pixel puts them back on average.
   const toVideo = (m: Point[], x0 = 0, y0 = 0) => m.map((p) => ({ x: (p.x + x0 + 0.5) * sx, y: (p.y + y0 + 0.5) * sy }));
   const decode = (rate: number) =>
-    rgbFrames(path, { filters: `fps=${rate.toFixed(4)},scale=${aw}:${ah}:flags=area`, width: aw, height: ah, maxFrames: Math.ceil(video.durationS * rate) + 2, timeoutMs: o.timeoutMs, ffmpegPath: o.ffmpegPath });
+    rgbFrames(file, { filters: `fps=${rate.toFixed(4)},scale=${aw}:${ah}:flags=area`, width: aw, height: ah, maxFrames: Math.ceil(video.durationS * rate) + 2, timeoutMs: o.timeoutMs, ffmpegPath: o.ffmpegPath });
 
   // Stage A: whole frames.
   const wholeRate = Math.min(WHOLE_RATE, maxSamples / 4 / video.durationS);

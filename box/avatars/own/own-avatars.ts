@@ -12,6 +12,7 @@ import { journal, type LoopMeta, type OwnManifest, type OwnState } from "./manif
 import { PrepareQueue } from "./prepare-queue.ts";
 import { drainEraseOrders, type SharedRecords } from "./shared-records.ts";
 import { OwnAvatarStore, sha256Hex } from "./store.ts";
+import type { VideoSource } from "../../faces/prepare-video.ts";
 import { BadVideo, probeVideo } from "./video.ts";
 
 export interface PhotoPrepared {
@@ -35,7 +36,7 @@ export interface VideoPrepared {
   loop: { startS: number; seconds: number; fps: number };
 }
 /** `width`/`height`: the size the frames are shown at (ffprobe, rotation applied). */
-export type PrepareVideo = (src: { path: string; width: number; height: number; durationS: number }, opts: { size: number; framing?: string }) => Promise<VideoPrepared>;
+export type PrepareVideo = (src: VideoSource, opts: { size: number; framing?: string }) => Promise<VideoPrepared>;
 
 export interface OwnAvatarsOptions {
   dataDir: string;
@@ -240,7 +241,7 @@ export class OwnAvatars {
     const loopOf = async (file: string) => {
       const path = this.store.fileIn(m, file);
       const info = await probeVideo(path);
-      return prepare({ path, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS }, { size: this.opts.size, framing });
+      return prepare({ path, demuxer: info.demuxer, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS }, { size: this.opts.size, framing });
     };
     const base = await loopOf(m.source_file);
     const notes = [base.detail.replace(/\.?$/, ".")];

@@ -145,6 +145,26 @@ describe("a video face on the volume and in the registry", () => {
     expect(calls.length).toBe(before + 2); // the base video and its take
   });
 
+  it("a DASH manifest posing as QuickTime, as the file or a take, is 400 unsupported_file and reads no one's video", async () => {
+    const victim = join(folder(dataDir, "walk"), "source.mp4");
+    const mpd = new TextEncoder().encode(`<!--free-->
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT1S" minBufferTime="PT1S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">
+ <Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="100000" width="64" height="48">
+  <BaseURL>file://${victim}</BaseURL>
+ </Representation></AdaptationSet></Period>
+</MPD>
+`);
+    const before = calls.length;
+    for (const parts of [[["file", [mpd, "borrowed.mp4"]]], [["file", [mp4("e.mp4", 1), "borrowed.mp4"]], ["take__happy", [mpd, "smile.mp4"]]]] as [string, [Uint8Array, string]][][]) {
+      const up = await r.upload(parts);
+      expect(up.status).toBe(400);
+      expect(up.json).toMatchObject({ code: "unsupported_file", error: expect.stringMatching(/could not be read/) });
+      expect(JSON.stringify(up.json)).not.toContain(dataDir);
+    }
+    expect(r.own.get(SUBJECT, "borrowed")).toBeNull();
+    expect(calls.length).toBe(before);
+  });
+
   it("without a video preparer a video upload fails with a sentence", async () => {
     const bare = await rig(join(work, "bare"), {});
     await bare.upload([["file", [mp4("d.mp4", 1), "clip.mp4"]]]);

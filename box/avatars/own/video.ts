@@ -1,9 +1,13 @@
 // Implements: the video side of POST /api/avatar (part `file` as MP4/MOV/WEBM, and `take__*`):
 // ffprobe refuses what is not a usable video and tells the preparer the size the frames are
 // shown at (box/faces/prepare-video.ts decodes them with ffmpeg into the face's idle loop).
+// The container is judged from the file's own bytes and ffprobe is held to it (video-decode.ts).
 import { spawn } from "node:child_process";
+import { open } from "node:fs/promises";
+import { lastLineOf, videoInputArgs, type VideoDemuxer } from "../../faces/video-decode.ts";
 import { adoptChild } from "../../media/child-reaper.ts";
 import { diesWithParent } from "../../media/parent-death.ts";
+import { sniff } from "./sniff.ts";
 
 export const FFPROBE = "/usr/bin/ffprobe";
 export const FFMPEG = "/usr/bin/ffmpeg";
@@ -24,6 +28,8 @@ export interface VideoInfo {
   displayHeight: number;
   codec: string;
   format: string;
+  /** What every later ffmpeg must open the file with. */
+  demuxer: VideoDemuxer;
 }
 
 export class BadVideo extends Error {}
@@ -61,11 +67,27 @@ export function run(command: string, args: string[], timeoutMs: number, maxStdou
   });
 }
 
+/** The demuxer the file's first bytes call for; BadVideo when they are not a video container we take. */
+export async function demuxerOf(path: string): Promise<VideoDemuxer> {
+  const head = new Uint8Array(64);
+  const file = await open(path, "r");
+  try {
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const kind = sniff(head.subarray(0, bytesRead));
+    if (kind === "mp4" || kind === "mov") return "mov";
+    if (kind === "webm" || kind === "mkv") return "matroska";
+    throw new BadVideo("the file is not an MP4, MOV or WEBM video (judged by its contents, not its name).");
+  } finally {
+    await file.close();
+  }
+}
+
 /** What ffprobe says of a file; throws BadVideo with a sentence a person can act on. */
 export async function probeVideo(path: string, limits: VideoLimits = VIDEO_LIMITS): Promise<VideoInfo> {
+  const demuxer = await demuxerOf(path);
   const entries = "stream=codec_type,codec_name,width,height,duration,sample_aspect_ratio:stream_side_data=rotation:stream_tags=rotate:format=duration,format_name";
-  const r = await run(FFPROBE, ["-v", "error", "-show_entries", entries, "-of", "json", path], 20_000);
-  if (r.code !== 0) throw new BadVideo(`the video could not be read (${lastLine(r.stderr) || "ffprobe refused it"}).`);
+  const r = await run(FFPROBE, ["-v", "error", "-show_entries", entries, "-of", "json", ...videoInputArgs({ path, demuxer })], 20_000);
+  if (r.code !== 0) throw new BadVideo(`the video could not be read (${lastLineOf(r.stderr, path) || "ffprobe refused it"}).`);
   let parsed: { streams?: ProbedStream[]; format?: { duration?: string; format_name?: string } };
   try {
     parsed = JSON.parse(r.stdout.toString("utf8"));
@@ -80,7 +102,7 @@ export async function probeVideo(path: string, limits: VideoLimits = VIDEO_LIMIT
   const width = video.width!;
   const height = video.height!;
   if (width * height > limits.maxPixels) throw new BadVideo(`the video is ${width}x${height}; at most ${limits.maxPixels} pixels a frame is accepted (e.g. 4096x2304).`);
-  return { durationS, width, height, ...displaySize(video), codec: video.codec_name ?? "", format: parsed.format?.format_name ?? "" };
+  return { durationS, width, height, ...displaySize(video), codec: video.codec_name ?? "", format: parsed.format?.format_name ?? "", demuxer };
 }
 
 interface ProbedStream {
@@ -105,8 +127,4 @@ function displaySize(s: ProbedStream): { displayWidth: number; displayHeight: nu
   const rotation = Number(s.side_data_list?.find((x) => x.rotation !== undefined)?.rotation ?? s.tags?.rotate ?? 0);
   const quarter = Math.abs(Math.round(rotation / 90)) % 2 === 1;
   return quarter ? { displayWidth: h, displayHeight: w } : { displayWidth: w, displayHeight: h };
-}
-
-function lastLine(s: string): string {
-  return s.trim().split("\n").pop()?.trim().slice(0, 200) ?? "";
 }
