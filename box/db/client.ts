@@ -2,10 +2,10 @@
 import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { databaseUnusable, quickCheck } from "../../shared/errors/database-unusable.ts";
+import { DatabaseUnusable, databaseUnusable, quickCheck } from "../../shared/errors/database-unusable.ts";
 
 export interface BoxDb {
   client: Client;
@@ -23,8 +23,17 @@ export async function openBoxDb(dataDir: string | null): Promise<BoxDb> {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     url = `file:${path}`;
+    // libSQL's own error for this is "ConnectionFailed(...: 14)", with no SQLite code to read.
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new DatabaseUnusable(path, "SQLITE_CANTOPEN", "it is a folder, not a database file", `Move the folder aside; ${FRESH}.`, "box");
+    }
   }
-  const client = createClient({ url });
+  let client: Client;
+  try {
+    client = createClient({ url });
+  } catch (err) {
+    throw databaseUnusable(err, path, "box", FRESH) ?? err;
+  }
   const db = drizzle(client);
   try {
     await quickCheck(client);

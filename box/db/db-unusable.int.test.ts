@@ -1,7 +1,7 @@
 // Integration: a box.db SQLite cannot use stops the box with one readable line (which file,
 // SQLite's own cause, what to do), not a stack of driver frames.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, openSync, rmSync, writeSync, closeSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,18 @@ describe("an unusable box.db", () => {
     const { code, stderr } = await runBoxExpectingExit({ BOX_DATA_DIR: dir });
     expect(code).toBe(1);
     expectOneReadableLine(stderr, join(dir, "box.db"), /file is not a database \(SQLITE_NOTADB\)/);
+  });
+
+  it("a folder where the file should be: exit 1, one line naming it, no stack", async () => {
+    const dir = dataDir();
+    mkdirSync(join(dir, "box.db"));
+    const { code, stderr } = await runBoxExpectingExit({ BOX_DATA_DIR: dir });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines, stderr).toHaveLength(1);
+    const line = JSON.parse(lines[0]) as { level: string; msg: string; path: string; code: string };
+    expect(line).toMatchObject({ level: "error", path: join(dir, "box.db"), code: "SQLITE_CANTOPEN" });
+    expect(line.msg).toBe(`the box database ${join(dir, "box.db")} is unusable: it is a folder, not a database file (SQLITE_CANTOPEN). Move the folder aside; the box makes a fresh one at start.`);
   });
 
   it("a database damaged past its first page: found at start, not mid-session", async () => {
