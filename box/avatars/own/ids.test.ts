@@ -39,7 +39,7 @@ describe("avatarIdFromFilename", () => {
 describe("explicitAvatarId and ownerDir", () => {
   it("takes a safe explicit id as given and refuses the rest", () => {
     expect(explicitAvatarId("presenter-1")).toBe("presenter-1");
-    for (const bad of ["../x", "A", "a__happy", "a--b", "-a", "a/b", "", "é"]) expect(explicitAvatarId(bad), bad).toBeNull();
+    for (const bad of ["../x", "A", "a__happy", "a--b", "-a", "a/b", "", "é", " x", "x ", "x\n", "\tx"]) expect(explicitAvatarId(bad), bad).toBeNull();
   });
 
   it("makes an owner folder that holds no subject text", () => {

@@ -39,10 +39,9 @@ export function avatarIdFromFilename(filename: string): string {
   return id;
 }
 
-/** An explicit id (`avatar_id` of /v1/photo_avatar.create): safe as given, or null. */
+/** An explicit id (`avatar_id` of /v1/photo_avatar.create): safe exactly as given (no trimming), or null. */
 export function explicitAvatarId(raw: string): string | null {
-  const id = raw.trim();
-  return SAFE_ID.test(id) ? id : null;
+  return SAFE_ID.test(raw) ? raw : null;
 }
 
 /**
