@@ -78,6 +78,15 @@ export class AvatarRegistry {
     return parseVariantId(this.active).avatarId;
   }
 
+  /**
+   * A variant as the current caller may see it named: an uploaded face only to its uploader,
+   * anyone else the default stock face in the same tone (as `active` does).
+   */
+  shownAs(avatar: ResolvedAvatar, variant: string): string {
+    if (avatar.owner === undefined || avatar.owner === currentCaller()) return variant;
+    return variantId(parseVariantId(this.defaultId).avatarId, parseVariantId(variant).tone);
+  }
+
   private stock(id: string): StockFace | undefined {
     return this.faces.get(parseVariantId(id).avatarId);
   }

@@ -86,8 +86,10 @@ export class LiveSessions implements LiveControl {
     this.live()?.interrupt();
   }
 
+  /** Public: a live uploaded face is named only to its uploader; anyone else sees the stock face. */
   health() {
     const s = this.live();
-    return { avatar: s ? s.avatar.avatarId : this.registry.activeGroup, speaking_face: s ? s.speakingFace : null };
+    if (!s) return { avatar: this.registry.activeGroup, speaking_face: null };
+    return { avatar: this.registry.shownAs(s.avatar, s.avatar.avatarId), speaking_face: this.registry.shownAs(s.avatar, s.speakingFace) };
   }
 }

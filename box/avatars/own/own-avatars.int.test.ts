@@ -123,6 +123,9 @@ describe("an uploaded photograph", () => {
       await media.until(() => media.frames.length >= 25, 15_000, "25 frames of the uploaded face");
       expect((await send(A, "GET", "/api/avatars")).json.active).toBe("sample-two__happy");
       expect((await send(B, "GET", "/api/avatars")).json.active).toBe("stock-ava");
+      // The public /health names the stock face in the same tone, never the private upload's id.
+      const health = (await (await fetch(box.url + "/health")).json()) as Record<string, unknown>;
+      expect(health).toMatchObject({ avatar: "stock-ava", speaking_face: "stock-ava__happy" });
       const del = await send(A, "POST", "/api/avatar/delete", { avatar: "sample-two" });
       expect([del.status, del.json.code]).toEqual([409, "avatar_live"]);
     } finally {
