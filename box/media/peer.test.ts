@@ -104,3 +104,32 @@ describe("the peer's end", () => {
     }
   });
 });
+
+describe("a ClientHello sent before the box's DTLS server is up", () => {
+  test("is kept and answered at once, not after the client's next retransmit", async () => {
+    const client = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
+    client.addTransceiver("video", { direction: "recvonly" });
+    await client.setLocalDescription(await client.createOffer());
+    await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered its candidates");
+    const peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true });
+    try {
+      const [t] = peer.pc.dtlsTransports;
+      // The box's DTLS server starts 300 ms after its ICE completes: libwebrtc's hello comes first.
+      const start = t.start.bind(t);
+      t.start = async () => (await new Promise((r) => setTimeout(r, 300)), start());
+      const events: string[] = [];
+      const ice = t.iceTransport.connection;
+      ice.onData.subscribe((b: Buffer) => void (b[0] === 22 && b[13] === 1 && events.push(`hello in (${t.state})`)));
+      const send = ice.send.bind(ice);
+      ice.send = (b: Buffer) => (b[0] > 19 && b[0] < 64 && events.push("dtls out"), send(b));
+      await client.setRemoteDescription(peer.answer as RTCSessionDescriptionInit);
+      await peer.connected;
+      expect(events[0], "the client's hello came before the server").toBe("hello in (new)");
+      // Once the server is up, it speaks first: it answers the hello it was handed.
+      expect(events.find((e) => e !== "hello in (new)")).toBe("dtls out");
+    } finally {
+      client.close();
+      peer.close();
+    }
+  });
+});

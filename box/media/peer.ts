@@ -2,6 +2,7 @@
 // werift answers the client's recvonly offer with one VP8 video and one Opus audio track.
 import type { CandidatePair, MediaStreamTrack, RTCDtlsTransport, RTCIceServer, RTCPeerConnection } from "werift";
 import { ApiError } from "../../shared/errors/api-error.ts";
+import { keepEarlyDtls } from "./early-dtls.ts";
 import { werift } from "./werift.ts"; // werift with correct sender-report clocks (see there)
 
 const { MediaStream, useOPUS, useVP8 } = werift;
@@ -97,6 +98,7 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
     }
     await pc.setLocalDescription({ type: "answer", sdp: dtlsServerAnswer(offer.sdp, answer.sdp) } as typeof answer);
     life.watchDtls(pc.dtlsTransports);
+    for (const t of pc.dtlsTransports) keepEarlyDtls(t);
     await gatheringDone(pc, options.gatheringTimeoutMs ?? 5_000);
     const sdp = pc.localDescription?.sdp ?? "";
     if (!/a=candidate:/.test(sdp)) throw new Error("no network candidate could be gathered");
