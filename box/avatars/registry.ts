@@ -84,7 +84,8 @@ export class AvatarRegistry {
    */
   shownAs(avatar: ResolvedAvatar, variant: string): string {
     if (avatar.owner === undefined || avatar.owner === currentCaller()) return variant;
-    return variantId(parseVariantId(this.defaultId).avatarId, parseVariantId(variant).tone);
+    const { tone } = parseVariantId(variant);
+    return variantId(parseVariantId(this.defaultId).avatarId, isTone(tone) ? tone : "neutral");
   }
 
   private stock(id: string): StockFace | undefined {
