@@ -14,6 +14,7 @@ import { NoGpuDriver } from "./gpu/drivers/none.ts";
 import { gpuRoutes } from "./gpu/routes.ts";
 import { DEFAULT_MAX_RUNTIME_SECONDS } from "./gpu/schema.ts";
 import { GpuService } from "./gpu/service.ts";
+import { GpuLeaseStore } from "./gpu/lease-store.ts";
 import { toErrorResponse } from "./http/errors.ts";
 import type { PortalHonoEnv } from "./http/types.ts";
 import { IdTokenVerifier, type IdTokenOptions } from "./identity/id-token.ts";
@@ -185,7 +186,9 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
     maxRuntimeSeconds: options.gpuMaxRuntimeSeconds ?? DEFAULT_MAX_RUNTIME_SECONDS,
     hourlyCostUsd: options.gpuHourlyCostUsd ?? {},
     now,
+    leases: new GpuLeaseStore(options.db),
     resolveHostname: options.resolveHostname,
+    log,
   });
   const voice = new VoiceService({
     store: new VoiceStore(db, options.db),

@@ -99,6 +99,27 @@ export const portraits = sqliteTable(
   (t) => [index("portraits_owner").on(t.owner, t.createdAt)],
 );
 
+/**
+ * GPU launch lease (portal/gpu/lease-store.ts): one row per deployment while a launch is in flight
+ * or just made, written only by conditional statements, so two portal workers (processes, edge
+ * isolates) on one database cannot both launch. `token` is the RunInstances ClientToken: a retry
+ * of a launch whose answer was lost reuses it, and EC2 answers the box it already made.
+ */
+export const gpuLaunchLeases = sqliteTable("gpu_launch_leases", {
+  /** The driver's deployment (`ec2:<deployment tag>`). */
+  deployment: text("deployment").primaryKey(),
+  token: text("token").notNull(),
+  /** Which portal worker holds it (for whoever reads the table). */
+  holder: text("holder").notNull(),
+  region: text("region").notNull(),
+  instanceType: text("instance_type").notNull(),
+  /** `launching`, `launched` (instance_id set) or `unanswered` (EC2 may or may not have made it). */
+  outcome: text("outcome").notNull(),
+  instanceId: text("instance_id"),
+  acquiredAt: integer("acquired_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
 export type SignInLinkRow = typeof signInLinks.$inferSelect;
 export type PortalSessionRow = typeof portalSessions.$inferSelect;
 export type VoiceKeyRow = typeof voiceKeys.$inferSelect;

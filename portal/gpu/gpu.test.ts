@@ -42,6 +42,8 @@ describe("GPU routes with no driver configured", () => {
       },
       owner: false,
       regions: [],
+      instances: [],
+      notice: "",
     });
     const diag = await call(admin, "GET", "diagnostics");
     expect(diag.status).toBe(200);

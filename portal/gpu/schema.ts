@@ -1,4 +1,6 @@
-// Implements: Resources: GPU record (portal, `gpu` object) and its `regions[]`.
+// Implements: Resources: GPU record (portal, `gpu` object) and its `regions[]`. Beside them, for
+// what one record cannot hold: `instances[]` (every instance carrying the deployment's tag) and
+// `notice` (a sentence: a refused automatic stop, a region that did not answer, a launch under way).
 import { Type, type Static } from "@sinclair/typebox";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -34,10 +36,23 @@ export const GpuRegionEntry = Type.Object({
 });
 export type GpuRegionEntry = Static<typeof GpuRegionEntry>;
 
+export const GpuInstanceEntry = Type.Object({
+  instance_id: Type.String(),
+  state: Type.String(),
+  region: Type.String(),
+  instance_type: Type.String(),
+  launched_at: Nullable(Type.Integer()),
+});
+export type GpuInstanceEntry = Static<typeof GpuInstanceEntry>;
+
 export const GpuStatusBody = Type.Object({
   gpu: GpuRecord,
   owner: Type.Boolean(),
   regions: Type.Array(GpuRegionEntry),
+  /** Every live instance of the deployment, newest first (the record shows one of them). */
+  instances: Type.Array(GpuInstanceEntry),
+  /** Empty unless something needs saying. */
+  notice: Type.String(),
 });
 export type GpuStatusBody = Static<typeof GpuStatusBody>;
 

@@ -1,7 +1,12 @@
 // Implements: Endpoints: `/auth/gpu/*` (administrator gate, owner tier, the GPU refusal table) and
-// Authentication: Plane B 2. Not an administrator is 409, never 403 (fact 9).
+// Authentication: Plane B 2. Not an administrator is 409, never 403 (fact 9). One box per
+// deployment: launches take the lease in the shared database (lease-store.ts), so it holds across
+// portal workers; status sees every instance of the deployment, and a region or an automatic stop
+// that EC2 refuses is reported in words instead of failing the answer.
 import { ApiError } from "../../shared/errors/api-error.ts";
-import type { GpuDriver, GpuInstance, GpuRegion } from "./drivers/driver.ts";
+import { GpuLaunchUnanswered, type GpuDriver, type GpuInstance, type GpuRegion, type GpuStatusChecks } from "./drivers/driver.ts";
+import { billing, holdsSlot, instanceEntries, launchRefusal, noticeOf, primaryOf, type GpuView, type LaunchChoice } from "./fleet.ts";
+import { clientTokenOf, type GpuLeaseStore } from "./lease-store.ts";
 import type { GpuRecord, GpuRegionEntry, GpuStatusBody } from "./schema.ts";
 
 export interface GpuServiceOptions {
@@ -12,9 +17,15 @@ export interface GpuServiceOptions {
   /** USD per hour by instance type; unknown types cost 0 in the record. */
   hourlyCostUsd: Readonly<Record<string, number>>;
   now: () => number;
+  /** The launch lease in the shared database; without it launches are serialised in this process only. */
+  leases?: GpuLeaseStore | null;
   /** What a hostname resolves to (diagnostics); absent on runtimes without DNS. */
   resolveHostname?: (hostname: string) => Promise<string[]>;
+  log?: (msg: string, err?: unknown) => void;
 }
+
+/** How long a refused automatic stop is remembered before EC2 is asked again, in seconds. */
+const STOP_RETRY_SECONDS = 60;
 
 export type GpuVerb = "start" | "stop" | "launch" | "terminate";
 
@@ -32,8 +43,13 @@ export interface Diagnostics extends GpuStatusBody {
 export class GpuService {
   readonly #admins: Set<string>;
   readonly #owners: Set<string>;
-  // Lifecycle verbs of one portal process run one at a time, so two launches cannot both see "none".
+  // Names this worker in the lease row (for whoever reads the table).
+  readonly #holder = `portal-${crypto.randomUUID().slice(0, 8)}`;
+  // Lifecycle verbs of one portal process run one at a time; across processes the lease decides.
   #queue: Promise<unknown> = Promise.resolve();
+  // Automatic stops EC2 refused, by instance: asked again only after STOP_RETRY_SECONDS, so a
+  // polled status page does not send (and log) a refused stop every few seconds.
+  readonly #refusedStops = new Map<string, { message: string; at: number }>();
 
   constructor(private readonly opts: GpuServiceOptions) {
     this.#owners = new Set(opts.ownerEmails.map((e) => e.toLowerCase()));
@@ -48,13 +64,24 @@ export class GpuService {
 
   async diagnostics(email: string): Promise<Diagnostics> {
     this.assertAdmin(email);
-    const instance = await this.enforce();
-    const checks = instance ? await this.opts.driver.statusChecks(instance) : { instance_status: null, system_status: null, checks: [] };
+    const view = await this.enforce();
+    const instance = primaryOf(view.survey.instances);
+    let checks: GpuStatusChecks = { instance_status: null, system_status: null, checks: [] };
+    let unread = "";
+    if (instance) {
+      try {
+        checks = await this.opts.driver.statusChecks(instance);
+      } catch (err) {
+        unread = ` Its status checks could not be read: ${(err as Error).message}`;
+      }
+    }
     const hostname = instance?.hostname ?? null;
     let resolvesTo: string[] | null = null;
     if (hostname && this.opts.resolveHostname) resolvesTo = await this.opts.resolveHostname(hostname).catch(() => []);
+    const body = this.body(email, view);
     return {
-      ...this.body(email, instance),
+      ...body,
+      notice: (body.notice + unread).trim(),
       diagnostics: {
         ...checks,
         hostname,
@@ -74,11 +101,31 @@ export class GpuService {
     return this.body(email, await task);
   }
 
-  /** Stops a running box past its runtime budget; returns the instance as it now stands. */
-  async enforce(): Promise<GpuInstance | null> {
-    const instance = await this.opts.driver.describe();
-    if (instance && this.overBudget(instance)) return this.opts.driver.stop(instance);
-    return instance;
+  /**
+   * Stops every running box past its runtime budget and returns what the portal now sees. A stop
+   * that EC2 refuses (stop protection) is reported in the view, not thrown: the box still runs.
+   */
+  async enforce(): Promise<GpuView> {
+    const view = await this.look();
+    const now = this.nowSeconds();
+    for (const [n, instance] of view.survey.instances.entries()) {
+      if (!this.overBudget(instance)) continue;
+      const refused = this.#refusedStops.get(instance.instanceId);
+      if (refused && now < refused.at + STOP_RETRY_SECONDS) {
+        view.stopRefused.push({ instanceId: instance.instanceId, message: refused.message });
+        continue;
+      }
+      try {
+        view.survey.instances[n] = await this.opts.driver.stop(instance);
+        this.#refusedStops.delete(instance.instanceId);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        this.#refusedStops.set(instance.instanceId, { message, at: now });
+        view.stopRefused.push({ instanceId: instance.instanceId, message });
+        this.opts.log?.(`portal: box ${instance.instanceId} is past its runtime budget and the automatic stop failed`, err);
+      }
+    }
+    return view;
   }
 
   isAdmin(email: string): boolean {
@@ -92,18 +139,26 @@ export class GpuService {
     }
   }
 
-  private async perform(email: string, verb: GpuVerb, body: { instance_type?: string; region?: string }): Promise<GpuInstance | null> {
+  /** Every instance of the deployment and the lease; only when no region answers is that a failure. */
+  private async look(): Promise<GpuView> {
+    const driver = this.opts.driver;
+    const survey = await driver.describe();
+    if (survey.unreachable.length > 0 && survey.unreachable.length >= driver.regions().length) {
+      throw new ApiError(502, "gpu_unavailable", `No region could be checked: ${survey.unreachable.map((u) => `${u.region}: ${u.message}`).join("; ")}`);
+    }
+    const lease = driver.deployment && this.opts.leases ? await this.opts.leases.current(driver.deployment, this.nowSeconds()) : null;
+    return { survey, lease, stopRefused: [] };
+  }
+
+  private async perform(email: string, verb: GpuVerb, body: { instance_type?: string; region?: string }): Promise<GpuView> {
     const driver = this.opts.driver;
     if (verb === "launch") {
-      const { region, instanceType } = this.decideLaunch(email, body);
-      const current = await driver.describe();
-      // A machine on its way out does not hold the slot.
-      if (current && current.state !== "terminated" && current.state !== "shutting-down") {
-        throw new ApiError(409, "gpu_already_running", `A box already exists (${current.state}); start, stop or terminate it instead.`);
-      }
-      return driver.launch({ region, instanceType, maxRuntimeSeconds: this.opts.maxRuntimeSeconds });
+      const choice = this.decideLaunch(email, body);
+      return this.launch(choice, await this.look());
     }
-    const current = await driver.describe();
+    const view = await this.look();
+    const instances = view.survey.instances;
+    const current = primaryOf(instances);
     if (verb === "start") {
       if (current && (current.state === "running" || current.state === "pending")) {
         throw new ApiError(409, "gpu_already_running", "The box is already running.");
@@ -111,15 +166,59 @@ export class GpuService {
       if (!current || current.state !== "stopped") {
         throw new ApiError(409, "gpu_not_startable", current ? `The box is ${current.state}; only a stopped box can start.` : "There is no box to start; launch one.");
       }
-      return driver.start(current);
+      return this.replace(view, await driver.start(current));
     }
-    if (!current || current.state === "terminated") return current;
-    if (verb === "stop") return current.state === "stopped" || current.state === "stopping" ? current : driver.stop(current);
-    return driver.terminate(current);
+    if (verb === "stop") {
+      // Every running instance of the deployment, so a second box cannot keep billing.
+      for (const i of instances.filter((i) => i.state === "running" || i.state === "pending")) this.replace(view, await driver.stop(i));
+      return view;
+    }
+    const ended: string[] = [];
+    for (const i of instances.filter(holdsSlot)) {
+      this.replace(view, await driver.terminate(i));
+      ended.push(i.instanceId);
+      this.#refusedStops.delete(i.instanceId);
+    }
+    if (driver.deployment && this.opts.leases) await this.opts.leases.releaseInstances(driver.deployment, ended);
+    if (view.lease?.instanceId && ended.includes(view.lease.instanceId)) view.lease = null;
+    return view;
+  }
+
+  private async launch(choice: LaunchChoice, view: GpuView): Promise<GpuView> {
+    const { driver, leases } = this.opts;
+    const refusal = launchRefusal(view, driver.regions(), choice);
+    if (refusal) throw refusal;
+    const request = { ...choice, maxRuntimeSeconds: this.opts.maxRuntimeSeconds };
+    if (!driver.deployment || !leases) return this.replace(view, await driver.launch(request));
+
+    const now = this.nowSeconds();
+    // A lost launch is retried under its own token (EC2 then answers the box it made, if any).
+    const lease = await leases.acquire({ deployment: driver.deployment, holder: this.#holder, ...choice, now, observed: view.lease, keepToken: view.lease?.outcome === "unanswered" });
+    if (!lease) throw new ApiError(409, "gpu_already_running", "Another portal worker started a launch at the same moment; this one was not made.");
+    let instance: GpuInstance;
+    try {
+      instance = await driver.launch({ ...request, clientToken: clientTokenOf(lease) });
+    } catch (err) {
+      // No answer: the box may exist, so the lease stays (only the same launch may follow). A refusal frees it.
+      await (err instanceof GpuLaunchUnanswered ? leases.unanswered(lease, now) : leases.release(lease)).catch((e) => this.opts.log?.("portal: the GPU launch lease could not be updated", e));
+      throw err;
+    }
+    // Kept until EC2 lists the box, so a worker whose describe lags cannot launch a second one.
+    await leases.launched(lease, instance.instanceId, now).catch((e) => this.opts.log?.("portal: the GPU launch lease could not be updated", e));
+    view.lease = { ...lease, outcome: "launched", instanceId: instance.instanceId };
+    return this.replace(view, instance);
+  }
+
+  /** Puts an instance's new state into the view (adding it when new). */
+  private replace(view: GpuView, instance: GpuInstance): GpuView {
+    const n = view.survey.instances.findIndex((i) => i.instanceId === instance.instanceId);
+    if (n >= 0) view.survey.instances[n] = instance;
+    else view.survey.instances.push(instance);
+    return view;
   }
 
   /** Region and type are re-decided here whatever the body says. */
-  private decideLaunch(email: string, body: { instance_type?: string; region?: string }): { region: string; instanceType: string } {
+  private decideLaunch(email: string, body: { instance_type?: string; region?: string }): LaunchChoice {
     const regions = this.opts.driver.regions();
     const region = body.region ? regions.find((r) => r.id === body.region) : regions.find((r) => r.canServe);
     if (!region || !region.canServe) {
@@ -142,10 +241,11 @@ export class GpuService {
     return max > 0 && instance.state === "running" && instance.launchedAt !== null && this.nowSeconds() >= instance.launchedAt + max;
   }
 
-  private body(email: string, instance: GpuInstance | null): GpuStatusBody {
+  private body(email: string, view: GpuView): GpuStatusBody {
     const now = this.nowSeconds();
+    const instance = primaryOf(view.survey.instances);
     const running = instance?.state === "running" && instance.launchedAt !== null;
-    const live = instance !== null && instance.state !== "terminated";
+    const regions = this.opts.driver.regions();
     const gpu: GpuRecord = {
       instance_id: instance?.instanceId ?? null,
       state: instance?.state ?? "none",
@@ -159,12 +259,20 @@ export class GpuService {
       max_runtime_seconds: this.opts.maxRuntimeSeconds,
       auto_stop_at: running && this.opts.maxRuntimeSeconds > 0 ? instance.launchedAt! + this.opts.maxRuntimeSeconds : null,
       over_budget: instance ? this.overBudget(instance) : false,
-      hourly_cost_usd: live ? (this.opts.hourlyCostUsd[instance.instanceType] ?? 0) : 0,
+      // What the box costs per hour now: nothing unless it runs (or is about to).
+      hourly_cost_usd: billing(instance) ? (this.opts.hourlyCostUsd[instance!.instanceType] ?? 0) : 0,
       ephemeral: instance?.ephemeral ?? false,
-      can_launch: this.opts.driver.kind !== "none" && !live && this.opts.driver.regions().some((r) => r.canServe),
+      // The launch rule itself, so the record never offers a launch that would be refused.
+      can_launch: this.opts.driver.kind !== "none" && regions.some((r) => r.canServe) && launchRefusal(view, regions, null) === null,
       bootstrap_configured: this.opts.driver.bootstrapConfigured,
     };
-    return { gpu, owner: this.#owners.has(email.toLowerCase()), regions: this.opts.driver.regions().map(regionEntry) };
+    return {
+      gpu,
+      owner: this.#owners.has(email.toLowerCase()),
+      regions: regions.map(regionEntry),
+      instances: instanceEntries(view.survey.instances),
+      notice: noticeOf(view, regions),
+    };
   }
 
   private nowSeconds(): number {

@@ -17,6 +17,12 @@ export interface FakeInstance {
   publicIp: string;
   shutdownBehavior: string;
   userData: string | null;
+  /** RunInstances' idempotency token: the same token and parameters answer this instance again. */
+  clientToken: string | null;
+  /** Stop protection (the `disableApiStop` attribute): StopInstances is refused with OperationNotPermitted. */
+  disableApiStop: boolean;
+  /** False until settle() while `eventual` is on: DescribeInstances does not list it yet. */
+  listed: boolean;
 }
 
 export interface FakeEc2Call {
@@ -32,6 +38,12 @@ export class FakeEc2Server {
   readonly calls: FakeEc2Call[] = [];
   /** Error code to answer the next call of an action with (e.g. InsufficientInstanceCapacity). */
   readonly failNext = new Map<string, { code: string; status: number }>();
+  /** Actions whose next call is carried out but answered 500 InternalError (the answer is lost). */
+  readonly loseNextAnswer = new Set<string>();
+  /** Regions that refuse every call with this error (an account not allowed there). */
+  readonly refuseRegion = new Map<string, { code: string; status: number }>();
+  /** DescribeInstances is eventually consistent, as EC2's is: a new instance is listed after settle(). */
+  eventual = false;
   private seq = 0;
 
   private constructor(private readonly server: Server) {}
@@ -55,6 +67,7 @@ export class FakeEc2Server {
   /** Moves transitional states on, as EC2 does between calls. */
   settle(): void {
     for (const i of this.instances.values()) {
+      i.listed = true;
       if (i.state === "pending") i.state = "running";
       else if (i.state === "stopping") i.state = "stopped";
       else if (i.state === "shutting-down") i.state = "terminated";
@@ -74,11 +87,19 @@ export class FakeEc2Server {
     }
     if (params.get("Version") !== "2016-11-15") return this.error(requestId, "InvalidParameterValue", "bad Version", 400);
     this.calls.push({ action, region, params });
+    const refused = this.refuseRegion.get(region);
+    if (refused) return this.error(requestId, refused.code, `You are not authorized to perform this operation in ${region}.`, refused.status);
     const failure = this.failNext.get(action);
     if (failure) {
       this.failNext.delete(action);
       return this.error(requestId, failure.code, `simulated ${failure.code}`, failure.status);
     }
+    const answer = this.answer(requestId, region, action, params);
+    if (this.loseNextAnswer.delete(action)) return this.error(requestId, "InternalError", "An internal error has occurred.", 500);
+    return answer;
+  }
+
+  private answer(requestId: string, region: string, action: string, params: URLSearchParams): { status: number; xml: string } {
     switch (action) {
       case "RunInstances":
         return this.runInstances(requestId, region, params);
@@ -86,8 +107,13 @@ export class FakeEc2Server {
         return this.describeInstances(requestId, region, params);
       case "StartInstances":
         return this.transition(requestId, params, "StartInstancesResponse", ["stopped"], "pending", true);
-      case "StopInstances":
+      case "StopInstances": {
+        const id = params.get("InstanceId.1") ?? "";
+        if (this.instances.get(id)?.disableApiStop) {
+          return this.error(requestId, "OperationNotPermitted", `The instance '${id}' may not be stopped. Modify its 'disableApiStop' instance attribute and try again.`, 400);
+        }
         return this.transition(requestId, params, "StopInstancesResponse", ["pending", "running"], "stopping");
+      }
       case "TerminateInstances":
         return this.transition(requestId, params, "TerminateInstancesResponse", ["pending", "running", "stopping", "stopped"], "shutting-down");
       case "DescribeInstanceStatus":
@@ -112,11 +138,21 @@ export class FakeEc2Server {
       `<instanceType>${esc(i.instanceType)}</instanceType><launchTime>${i.launchTime.toISOString()}</launchTime>` +
       `<placement><availabilityZone>${i.region}a</availabilityZone><tenancy>default</tenancy></placement>` +
       (running ? `<ipAddress>${i.publicIp}</ipAddress><dnsName>ec2-${i.publicIp.replace(/\./g, "-")}.${i.region}.compute.amazonaws.com</dnsName>` : "<dnsName/>") +
+      (i.clientToken ? `<clientToken>${esc(i.clientToken)}</clientToken>` : "") +
       `<tagSet>${tags}</tagSet></${tag}>`
     );
   }
 
   private runInstances(requestId: string, region: string, p: URLSearchParams) {
+    // Idempotency: a repeated token with the same parameters answers the instance it made.
+    const token = p.get("ClientToken");
+    const earlier = token ? [...this.instances.values()].find((i) => i.clientToken === token && i.region === region) : undefined;
+    if (earlier) {
+      if (earlier.imageId !== p.get("ImageId") || earlier.instanceType !== p.get("InstanceType")) {
+        return this.error(requestId, "IdempotentParameterMismatch", "The client token you have provided is associated with a resource that is already deleted or has different parameters.", 400);
+      }
+      return this.reservation(requestId, earlier);
+    }
     const tags: Record<string, string> = {};
     for (let n = 1; p.has(`TagSpecification.1.Tag.${n}.Key`); n++) tags[p.get(`TagSpecification.1.Tag.${n}.Key`)!] = p.get(`TagSpecification.1.Tag.${n}.Value`) ?? "";
     const n = this.instances.size + 1;
@@ -131,11 +167,18 @@ export class FakeEc2Server {
       publicIp: `203.0.113.${n}`,
       shutdownBehavior: p.get("InstanceInitiatedShutdownBehavior") ?? "stop",
       userData: p.get("UserData"),
+      clientToken: token,
+      disableApiStop: p.get("DisableApiStop") === "true",
+      listed: !this.eventual,
     };
     this.instances.set(i.instanceId, i);
+    return this.reservation(requestId, i);
+  }
+
+  private reservation(requestId: string, i: FakeInstance) {
     return {
       status: 200,
-      xml: `<RunInstancesResponse xmlns="${NS}"><requestId>${requestId}</requestId><reservationId>r-${n}</reservationId><ownerId>123456789012</ownerId><groupSet/><instancesSet>${this.instanceXml(i)}</instancesSet></RunInstancesResponse>`,
+      xml: `<RunInstancesResponse xmlns="${NS}"><requestId>${requestId}</requestId><reservationId>r-${i.instanceId}</reservationId><ownerId>123456789012</ownerId><groupSet/><instancesSet>${this.instanceXml(i)}</instancesSet></RunInstancesResponse>`,
     };
   }
 
@@ -149,6 +192,7 @@ export class FakeEc2Server {
     const matches = [...this.instances.values()].filter(
       (i) =>
         i.region === region &&
+        i.listed &&
         filters.every((f) =>
           f.name === "instance-state-name" ? f.values.includes(i.state) : f.name.startsWith("tag:") ? f.values.includes(i.tags[f.name.slice(4)]) : true,
         ),

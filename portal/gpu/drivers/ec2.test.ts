@@ -47,8 +47,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   clock = Date.now();
-  // Each test starts with no box.
+  // Each test starts with no box (ended behind the portal's back, so no launch lease is left either).
   for (const i of ec2.instances.values()) i.state = "terminated";
+  await portal.client.execute("DELETE FROM gpu_launch_leases");
   ec2.calls.length = 0;
 });
 

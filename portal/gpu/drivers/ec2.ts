@@ -1,6 +1,7 @@
-// Implements: GPU lifecycle on AWS EC2 (RunInstances, Start/Stop/Terminate, Describe). The instance
-// is found by its deployment tag, so any portal worker sees the same box without shared state.
-// The runtime budget is enforced by the GPU service (auto-stop past `max_runtime_seconds`).
+// Implements: GPU lifecycle on AWS EC2 (RunInstances, Start/Stop/Terminate, Describe). Instances
+// are found by their deployment tag, so any portal worker sees the same boxes; each region is asked
+// apart, so one that refuses does not hide the others. Launches across workers are serialised by
+// the GPU service's lease; the runtime budget is enforced there too (auto-stop past `max_runtime_seconds`).
 import {
   DescribeInstancesCommand,
   DescribeInstanceStatusCommand,
@@ -12,7 +13,7 @@ import {
   type Instance,
 } from "@aws-sdk/client-ec2";
 import { ApiError } from "../../../shared/errors/api-error.ts";
-import type { GpuDriver, GpuInstance, GpuLaunchRequest, GpuRegion, GpuStatusChecks } from "./driver.ts";
+import { GpuLaunchUnanswered, type GpuDriver, type GpuInstance, type GpuLaunchRequest, type GpuRegion, type GpuStatusChecks, type GpuSurvey } from "./driver.ts";
 
 export interface Ec2DriverOptions {
   regions: GpuRegion[];
@@ -50,11 +51,21 @@ export function mapEc2Error(err: unknown): ApiError {
   return new ApiError(502, "gpu_unavailable", `EC2 call failed${code ? ` (${code})` : ""}: ${message}`);
 }
 
+/** True when EC2 gave a definite answer (a 4xx refusal); false for no answer or a 5xx, after which the call may have been carried out. */
+function answered(err: unknown): boolean {
+  const status = (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  return status !== undefined && status < 500;
+}
+
 export class Ec2GpuDriver implements GpuDriver {
   readonly kind = "ec2" as const;
   readonly #clients = new Map<string, EC2Client>();
 
   constructor(private readonly opts: Ec2DriverOptions) {}
+
+  get deployment(): string {
+    return `ec2:${this.opts.deploymentTag}`;
+  }
 
   get bootstrapConfigured(): boolean {
     return Boolean(this.opts.userData);
@@ -65,18 +76,24 @@ export class Ec2GpuDriver implements GpuDriver {
     return this.opts.regions.map((r) => ({ ...r, canServe: r.canServe && Boolean(this.opts.imageIds[r.id]) }));
   }
 
-  async describe(): Promise<GpuInstance | null> {
-    const found = await Promise.all(this.opts.regions.map((r) => this.describeIn(r.id)));
-    const all = found.flat().sort((a, b) => (b.launchedAt ?? 0) - (a.launchedAt ?? 0));
-    return all[0] ?? null;
+  async describe(): Promise<GpuSurvey> {
+    const found = await Promise.allSettled(this.opts.regions.map((r) => this.describeIn(r.id)));
+    const survey: GpuSurvey = { instances: [], unreachable: [] };
+    found.forEach((f, n) => {
+      if (f.status === "fulfilled") survey.instances.push(...f.value);
+      else survey.unreachable.push({ region: this.opts.regions[n].id, message: mapEc2Error(f.reason).message });
+    });
+    return survey;
   }
 
   async launch(req: GpuLaunchRequest): Promise<GpuInstance> {
     const imageId = this.opts.imageIds[req.region];
     if (!imageId) throw new ApiError(409, "gpu_region_not_allowed", `No box image is configured for ${req.region}.`);
-    const out = await this.call(req.region, () =>
+    const run = () =>
       this.client(req.region).send(
         new RunInstancesCommand({
+          // The lease's token: a repeat of this launch (an SDK retry, or a retry after a lost answer) makes no second box.
+          ClientToken: req.clientToken,
           ImageId: imageId,
           InstanceType: req.instanceType as never,
           MinCount: 1,
@@ -98,8 +115,14 @@ export class Ec2GpuDriver implements GpuDriver {
             },
           ],
         }),
-      ),
-    );
+      );
+    let out: Awaited<ReturnType<typeof run>>;
+    try {
+      out = await run();
+    } catch (err) {
+      if (!answered(err)) throw new GpuLaunchUnanswered(`EC2 did not answer the launch, so the box may or may not exist: ${mapEc2Error(err).message}`);
+      throw mapEc2Error(err);
+    }
     const instance = out.Instances?.[0];
     if (!instance) throw new ApiError(502, "gpu_unavailable", "EC2 accepted the launch but returned no instance.");
     return this.toGpuInstance(instance, req.region);

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { ApiError } from "../../../shared/errors/api-error.ts";
-import type { GpuDriver, GpuInstance, GpuLaunchRequest, GpuRegion, GpuStatusChecks } from "./driver.ts";
+import type { GpuDriver, GpuInstance, GpuLaunchRequest, GpuRegion, GpuStatusChecks, GpuSurvey } from "./driver.ts";
 
 export interface LocalDriverOptions {
   /** Program and arguments that start a box; default `node_modules/.bin/bun box/main.ts`. */
@@ -41,6 +41,8 @@ interface Running {
 export class LocalGpuDriver implements GpuDriver {
   readonly kind = "local" as const;
   readonly bootstrapConfigured = true;
+  // Each portal process runs its own local box: nothing to share with other workers.
+  readonly deployment = null;
   #instance: GpuInstance | null = null;
   #running: Running | null = null;
 
@@ -50,8 +52,8 @@ export class LocalGpuDriver implements GpuDriver {
     return [LOCAL_REGION];
   }
 
-  async describe(): Promise<GpuInstance | null> {
-    return this.#instance && this.#instance.state !== "terminated" ? { ...this.#instance } : null;
+  async describe(): Promise<GpuSurvey> {
+    return { instances: this.#instance && this.#instance.state !== "terminated" ? [{ ...this.#instance }] : [], unreachable: [] };
   }
 
   async launch(req: GpuLaunchRequest): Promise<GpuInstance> {

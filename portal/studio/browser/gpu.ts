@@ -27,7 +27,15 @@ interface GpuRecord {
   bootstrap_configured: boolean;
 }
 interface GpuRegion { id: string; label: string; data_resident: boolean; can_serve: boolean; smoke_test: boolean; types: string[]; owner_types: string[] }
-interface GpuStatus { gpu: GpuRecord; owner: boolean; regions: GpuRegion[] }
+interface GpuStatus {
+  gpu: GpuRecord;
+  owner: boolean;
+  regions: GpuRegion[];
+  /** Every instance carrying the deployment's tag (the record shows one). */
+  instances: { instance_id: string; state: string; region: string; instance_type: string; launched_at: number | null }[];
+  /** A sentence when something is amiss (a refused automatic stop, a region that did not answer, a launch under way); else empty. */
+  notice: string;
+}
 interface Diagnostics extends GpuStatus {
   diagnostics: { instance_status: string | null; system_status: string | null; checks: { name: string; status: string }[]; hostname: string | null; resolves_to: string[] | null; resolves_to_public_ip: boolean | null };
 }
@@ -169,6 +177,8 @@ export function startGpu(): void {
         const soFar = g.state === "running" ? `; about ${usd((g.hourly_cost_usd * g.running_seconds) / 3600)} since it last started` : "; nothing while stopped (the provider still bills its disk)";
         cost = `${usd(g.hourly_cost_usd)} per hour while running${soFar}.`;
       } else if (isLocal(g)) cost = "None: it runs on the portal's own machine.";
+      // The record prices a machine only while it runs (or is about to).
+      else if (g.state !== "running" && g.state !== "pending") cost = "Nothing per hour while it is not running (the provider still bills its disk).";
       else cost = `Not known for ${g.instance_type ?? "this type"} (whoever runs the portal can set PORTAL_GPU_HOURLY_COST_USD).`;
       out.push(...row("Cost", cost));
     }
@@ -205,7 +215,8 @@ export function startGpu(): void {
     const s = last;
     const state = s?.gpu.state ?? "loading";
     const shown: Record<Verb, boolean> = {
-      launch: !!s && (state === "none" || state === "terminated") && s.gpu.can_launch,
+      // can_launch is the portal's launch rule itself (a box on its way out does not hold the slot).
+      launch: !!s && s.gpu.can_launch,
       start: state === "stopped",
       stop: state === "running",
       terminate: state === "running" || state === "stopped" || state === "pending",
@@ -230,7 +241,10 @@ export function startGpu(): void {
     checked.textContent = `Checked at ${new Date().toLocaleTimeString()}`;
     if (s.regions.length === 0 && !s.gpu.can_launch && s.gpu.state === "none") notices.set("driver", "warning", NO_DRIVER);
     else notices.clear("driver");
-    if (s.gpu.over_budget) notices.set("budget", "warning", "The box ran past its runtime limit, so the portal is stopping it. Start it again if people still need it.");
+    // The portal's own words: a refused automatic stop, a region that did not answer, a second box, a launch under way.
+    if (s.notice) notices.set("fleet", "warning", s.notice);
+    else notices.clear("fleet");
+    if (s.gpu.over_budget && !s.notice) notices.set("budget", "warning", "The box ran past its runtime limit, so the portal is stopping it. Start it again if people still need it.");
     else notices.clear("budget");
     sync();
   }
