@@ -26,6 +26,7 @@ import { databaseUnusable } from "../shared/errors/database-unusable.ts";
 import { ec2DriverOptions } from "./gpu/drivers/ec2-options.ts";
 import { createPortalApp, type PortalApp } from "./app.ts";
 import type { LedgerConnection } from "./consent/ledger.ts";
+import { recoverFromBusy } from "./db/busy.ts";
 import { localDbPath } from "./db/local-file.ts";
 import { createLibsqlClient, migrateLedgerForDeno, migratePortalDbForDeno, openPortalDbForDeno } from "./deno/libsql.ts";
 import { deno, type DenoApi } from "./deno/runtime.ts";
@@ -90,7 +91,9 @@ async function openLedger(env: DenoPortalEnv, portalDb: Awaited<ReturnType<typeo
   if (env.ledgerUrl === "off") return { connection: null, close: () => {} };
   const path = localDbPath(env.ledgerUrl);
   if (path) await mkdir(dirname(path), { recursive: true });
-  const client = await createLibsqlClient(env.ledgerUrl, env.ledgerAuthToken);
+  const opened = await createLibsqlClient(env.ledgerUrl, env.ledgerAuthToken);
+  // A local file shared with other processes can be busy like the portal's own (db/busy.ts).
+  const client = path ? recoverFromBusy(opened) : opened;
   const migrate = async () => {
     if (path) await client.execute("PRAGMA journal_mode = WAL");
     await migrateLedgerForDeno(client);

@@ -6,6 +6,7 @@
 import { createClient, type Client } from "@libsql/client";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { recoverFromBusy } from "../db/busy.ts";
 import { localDbPath } from "../db/local-file.ts";
 import type { LedgerConnection } from "./ledger.ts";
 import { migrateLedger } from "./migrate.ts";
@@ -23,7 +24,9 @@ export function openLedger(env: { ledgerUrl: string | null; ledgerAuthToken: str
   if (env.ledgerUrl === "off") return { connection: null, where: "off", close: () => {} };
   const path = localDbPath(env.ledgerUrl);
   if (path) mkdirSync(dirname(path), { recursive: true });
-  const client = createClient({ url: env.ledgerUrl, authToken: env.ledgerAuthToken ?? undefined, timeout: 5000 });
+  const opened = createClient({ url: env.ledgerUrl, authToken: env.ledgerAuthToken ?? undefined, timeout: 5000 });
+  // A local file shared with other processes can be busy like the portal's own (db/busy.ts).
+  const client = path ? recoverFromBusy(opened) : opened;
   const migrate = async () => {
     if (path) await client.execute("PRAGMA journal_mode = WAL");
     await migrateLedger(client);

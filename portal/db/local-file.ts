@@ -1,12 +1,13 @@
 // A libSQL database the portal opens, whichever client build opens it (Bun and Node: open.ts;
 // Deno: deno/libsql.ts): a local file gets its folder, WAL so readers never wait on a writer,
-// and a quick check that it is a database. No client is imported here, so an edge isolate that
-// imports this never loads the native binding.
+// a quick check that it is a database, and recovery from a busy file (busy.ts). No client is
+// imported here, so an edge isolate that imports this never loads the native binding.
 import type { Client } from "@libsql/client";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { quickCheck } from "../../shared/errors/database-unusable.ts";
+import { recoverFromBusy } from "./busy.ts";
 
 /** The path of a `file:` URL (relative paths kept relative), or null for a remote URL or `:memory:`. */
 export function localDbPath(url: string): string | null {
@@ -29,5 +30,5 @@ export async function openDatabase(url: string, create: () => Client | Promise<C
     client.close();
     throw err;
   }
-  return client;
+  return recoverFromBusy(client);
 }
