@@ -16,6 +16,7 @@ import { DEFAULT_MAX_RUNTIME_SECONDS } from "./gpu/schema.ts";
 import { GpuService } from "./gpu/service.ts";
 import { GpuLeaseStore } from "./gpu/lease-store.ts";
 import { toErrorResponse } from "./http/errors.ts";
+import { noStoreNoSniff } from "./http/no-store.ts";
 import type { PortalHonoEnv } from "./http/types.ts";
 import { IdTokenVerifier, type IdTokenOptions } from "./identity/id-token.ts";
 import { requireIdentity } from "./identity/middleware.ts";
@@ -237,6 +238,7 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   app.notFound(() => {
     throw new ApiError(404, "not_found", "No such route.");
   });
+  app.use("/auth/*", noStoreNoSniff());
   const limit = options.bodyLimitBytes ?? PORTAL_DEFAULTS.bodyLimitBytes;
   app.use(
     "/auth/*",
@@ -249,7 +251,7 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   );
   // Signed asset paths are public (the signature is the credential): mounted before the identity gate.
   if (isServed(assets)) app.route("/", signedAssetRoutes(assets, assetUrls, nowSeconds));
-  app.use("/auth/*", requireIdentity(identity));
+  app.use("/auth/*", requireIdentity(identity, { publicUrl: options.publicUrl ?? null }));
 
   app.route("/", signInRoutes({ signIn, identity, publicUrl: options.publicUrl ?? null }));
   app.route("/", keyRoutes(keys));
