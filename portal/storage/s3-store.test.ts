@@ -1,7 +1,8 @@
 // The `s3` store against a local S3-compatible server (s3rver, which checks SigV4 like S3): put,
-// list, delete by prefix, presigned GET URLs fetched with plain fetch (path-style), refused once
-// expired or tampered; the assets route signing with it; a store that fails is 502.
-import type { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+// list, delete by prefix (every key in the folder, whatever its name), presigned GET URLs fetched
+// with plain fetch (path-style), refused once expired or tampered; the assets route signing with
+// it; a store that fails is 502.
+import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { avatarPrefix, clipKey, portraitKey } from "../../shared/asset-layout/asset-keys.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
@@ -73,6 +74,40 @@ describe("S3AssetStore on a local S3 server", () => {
     expect(await store.list(ada)).toEqual([]);
     expect((await store.list("avatars/")).map((o) => o.key)).toEqual([bob]);
     await archivedMediaOf(store).erase("ada@example.com", "ada"); // twice: nothing there is fine
+  });
+
+  it("erasure removes every key in the avatar's folder, names outside the layout included", async () => {
+    const ada = await avatarPrefix("ada@example.com", "ada");
+    const adam = await avatarPrefix("ada@example.com", "adam");
+    await store.put(ada + "portrait.png", PNG, "image/png");
+    // Names the layout does not have (store.put refuses them, so straight through the S3 API).
+    const foreign = [ada + "clip-happy.mp4.part-1234", ada + "Notes From Ops.TXT", ada + ".hidden", ada + "old/deep/clip-sad.mp4", ada + "clip-unknowntone.mp4"];
+    for (const Key of [...foreign, adam + "portrait.png"]) await store.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PNG }));
+    const keysUnder = async (Prefix: string) => ((await store.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix }))).Contents ?? []).map((o) => o.Key);
+    expect(await keysUnder(ada)).toHaveLength(foreign.length + 1);
+
+    await archivedMediaOf(store).erase("ada@example.com", "ada");
+    expect(await keysUnder(ada)).toEqual([]);
+    expect(await keysUnder(adam)).toEqual([adam + "portrait.png"]); // a folder whose name starts the same stays
+  });
+
+  it("erasure pages through a long folder and deletes every page (ContinuationToken, DeleteObjects)", async () => {
+    // Pages as S3 pages them (see below for why not s3rver's), names of every kind among them.
+    const keys = Array.from({ length: 25 }, (_, i) => (i % 3 === 0 ? `many/odd name ${i}.bin` : `many/k${String(i).padStart(2, "0")}.png`));
+    const deleted: string[] = [];
+    const client = {
+      send: async (cmd: ListObjectsV2Command | DeleteObjectsCommand) => {
+        if (cmd instanceof DeleteObjectsCommand) {
+          deleted.push(...(cmd.input.Delete?.Objects ?? []).map((o) => o.Key!));
+          return { Deleted: cmd.input.Delete?.Objects, Errors: [] };
+        }
+        const from = Number(cmd.input.ContinuationToken ?? 0);
+        const next = from + 10 < keys.length ? String(from + 10) : undefined;
+        return { Contents: keys.slice(from, from + 10).map((Key) => ({ Key, Size: 10, LastModified: new Date(0) })), IsTruncated: next !== undefined, NextContinuationToken: next };
+      },
+    } as unknown as S3Client;
+    await new S3AssetStore({ bucket: BUCKET, client }).delete("many/");
+    expect(deleted).toEqual(keys);
   });
 
   it("pages through long listings (ContinuationToken)", async () => {

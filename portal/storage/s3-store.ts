@@ -10,6 +10,7 @@ import {
   S3Client,
   S3ServiceException,
   type S3ClientConfig,
+  type _Object,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { isAssetKey } from "../../shared/asset-layout/asset-keys.ts";
@@ -60,23 +61,33 @@ export class S3AssetStore implements AssetStore {
     await guard(`write ${key}`, () => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType })));
   }
 
-  async list(prefix: string): Promise<AssetObject[]> {
-    const out: AssetObject[] = [];
+  /** Every object under `prefix`, whatever its name (ListObjectsV2, page after page). */
+  private async objectsUnder(prefix: string): Promise<_Object[]> {
+    const out: _Object[] = [];
     let token: string | undefined;
     do {
       const page = await guard(`list ${prefix}`, () => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: this.pageSize })));
-      for (const o of page.Contents ?? []) {
-        if (!o.Key || !isAssetKey(o.Key)) continue;
-        out.push({ key: o.Key, size_bytes: o.Size ?? 0, updated_at: Math.floor((o.LastModified?.getTime() ?? 0) / 1000) });
-      }
+      out.push(...(page.Contents ?? []));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+    return out;
+  }
+
+  async list(prefix: string): Promise<AssetObject[]> {
+    const out: AssetObject[] = [];
+    // Only asset keys are listed (they are what gets signed and served); erasure goes by objectsUnder.
+    for (const o of await this.objectsUnder(prefix)) {
+      if (!o.Key || !isAssetKey(o.Key)) continue;
+      out.push({ key: o.Key, size_bytes: o.Size ?? 0, updated_at: Math.floor((o.LastModified?.getTime() ?? 0) / 1000) });
+    }
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   async delete(prefix: string): Promise<void> {
     if (!prefix) throw new Error("refusing to delete every object: give a prefix");
-    const keys = (await this.list(prefix)).map((o) => o.key);
+    // Every key under the prefix, not only the layout's names: erasure removes the whole folder,
+    // whatever else a box, an operator or a tool put there.
+    const keys = (await this.objectsUnder(prefix)).flatMap((o) => (o.Key ? [o.Key] : []));
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const r = await guard(`delete ${prefix}`, () =>
