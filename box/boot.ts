@@ -56,6 +56,7 @@ import { VOICE_MAKERS } from "./voice/makers.ts";
 import { voiceRoutes } from "./voice/routes.ts";
 import { WordPhonemizer } from "./lipsync/word-visemes.ts";
 import { ChatterboxEngine } from "./voice/chatterbox/chatterbox-engine.ts";
+import { bootProbe } from "./voice/boot-probe.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
 function volumeSecret(dataDir: string): Buffer {
@@ -91,13 +92,15 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
   // Who speaks for whom: the engine the box boots on (BOX_TTS), people's own keys, the fallback.
   const sharedDb = env.keyTableUrl ? createClient({ url: env.keyTableUrl }) : null;
-  const voices = await wireVoices({ env: env.tts, espeak, makers: VOICE_MAKERS, sharedDb, keyTable, settings, retryMs: env.readiness.retryMs, log: (line) => console.error(JSON.stringify(line)) });
+  const voices = await wireVoices({ env: env.tts, espeak, makers: VOICE_MAKERS, sharedDb, keyTable, settings, retryMs: env.readiness.retryMs, boxKeys: env.apiKeys, log: (line) => console.error(JSON.stringify(line)) });
   if (!voices && espeak) voiceProblem = `BOX_TTS=${env.tts.engine} could not be set up`;
   ttsProviders = voices?.ttsProviders ?? [];
   const bootEngine = voices?.accounts.bootEngine ?? null;
-  // Synthesis failing after boot marks it failing; a test word re-checks it. (A failed load is a
-  // missing file on this machine, not an outage: it needs a restart, so it is not re-tried.)
-  const voiceHealth = bootEngine ? new UpstreamHealth(bootEngine.id, async () => void (await bootEngine.synthesize("ready")), env.readiness, "ready") : null;
+  // Checked at start (a self-hosted server may not be there) and, while down, on the model
+  // providers' backoff; synthesis failing after boot marks it failing. (A failed load is a missing
+  // file on this machine, not an outage: it needs a restart, so it is not re-tried.)
+  const voiceHealth = bootEngine ? new UpstreamHealth(bootEngine.id, bootProbe(bootEngine), env.readiness) : null;
+  const voiceChecked = voiceHealth?.check();
   const conversations = new ConversationService(
     new ConversationStore(boxDb.db),
     new TranscriptFiles(join(env.dataDir, "transcripts")),
@@ -183,12 +186,13 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     ...clipBuilds.routes,
     ...liveRoutes({ sessions: live, registry, settings, speaker, audio }),
     ...audioUploadRoutes({ store: audio, asr: asr.engine }),
-    ...(voices ? voiceRoutes({ accounts: voices.accounts, chatterbox: bootEngine instanceof ChatterboxEngine ? bootEngine : null }) : []),
+    ...(voices ? voiceRoutes({ accounts: voices.accounts, chatterbox: bootEngine instanceof ChatterboxEngine ? bootEngine : null, bootHealth: voiceHealth }) : []),
     ...chatRoutes({ engine, calls, sessions: live, registry, speaker, accounts: voices?.accounts ?? null, audio }),
   );
   // Each handler runs as its caller, so avatar lookups by id alone see that caller's uploads only.
   const app = createBoxApp({ auth, allowedOrigins: env.allowedOrigins, routes: withCallers(routes), sockets });
   live.prepare(); // a warm video encoder waits for the first /connect
+  await voiceChecked; // never rejects: readiness reports the engine from the first request on
   return {
     app,
     async close() {

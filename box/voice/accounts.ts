@@ -10,6 +10,7 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import { VoiceKeyCipher, type SealedVoiceKey } from "../../shared/voice-keys/crypto.ts";
 import { VoiceProviderError, type VoiceEngine, type VoiceRow } from "./engine.ts";
 import { failureOf, VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
+import type { CloneOwners } from "./clone-owners.ts";
 
 /** What a caller asked for on this call (all optional but the subject). */
 export interface VoicePick {
@@ -34,6 +35,8 @@ export interface VoiceRoute {
   notice: string;
   /** The sealed key a `user` route speaks with (a new one is tried at once, even while failing). */
   sealedAt?: string;
+  /** Who the route speaks for (null or absent: the box itself): the voices it may list. */
+  subject?: string | null;
 }
 
 /** A person's saved engine choice, read from the shared database. */
@@ -104,6 +107,8 @@ export interface VoiceAccountsOptions {
   slotVoice?: (subject: string, provider: string) => Promise<string | undefined>;
   /** Voice lists (cached per provider and caller); default a catalogue of its own. */
   catalogue?: VoiceCatalogue;
+  /** Whose cloned voices are whose; absent: every voice is everyone's (a box of one caller). */
+  owners?: CloneOwners | null;
   now?: () => number;
   log?: (line: Record<string, unknown>) => void;
 }
@@ -167,9 +172,14 @@ export class VoiceAccounts {
   }
 
   /** The box's own route (what `POST /api/talk` falls back to, silently). */
-  boxRoute(voice?: string): VoiceRoute {
+  boxRoute(voice?: string, subject: string | null = null): VoiceRoute {
     const p = this.boot;
-    return { engine: p.boxEngine!, provider: p.id, label: p.label, voice, origin: "box", account: "box", notice: "" };
+    return { engine: p.boxEngine!, provider: p.id, label: p.label, voice, origin: "box", account: "box", notice: "", subject };
+  }
+
+  /** Whether `subject` may list and speak `voice` of `provider` (another credential's clone: no). */
+  mayUse(subject: string | null, provider: string, voice: string): boolean {
+    return this.o.owners?.mayUse(subject, provider, voice) ?? true;
   }
 
   /**
@@ -183,7 +193,12 @@ export class VoiceAccounts {
     const wanted = pick.provider ?? (person?.choice && this.byId.has(person.choice.engine) ? person.choice.engine : this.o.boot);
     const p = this.byId.get(wanted);
     if (!p) throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${wanted.slice(0, 40)}" is not a voice engine of this box; use one of ${[...this.byId.keys()].join(", ")}.`);
-    const voice = pick.voice ?? (pick.subject && this.o.slotVoice ? await this.o.slotVoice(pick.subject, p.id).catch(() => undefined) : undefined);
+    let voice = pick.voice ?? (pick.subject && this.o.slotVoice ? await this.o.slotVoice(pick.subject, p.id).catch(() => undefined) : undefined);
+    if (voice !== undefined && !this.mayUse(pick.subject, p.id, voice)) {
+      // Another credential's clone answers as a voice that does not exist (fact 8: never "not yours").
+      if (pick.voice !== undefined) throw new ApiError(400, "unknown_voice", `voice ${JSON.stringify(voice.slice(0, 60))} is not a voice of ${p.label}.`);
+      voice = undefined; // a settings slot naming one speaks the engine's default instead
+    }
     // The person's own account for this provider, when they saved a key for the engine they chose.
     const sealed = person?.choice?.engine === p.id ? person.choice.sealed : null;
     if (sealed && p.withKey && person && this.o.cipher) {
@@ -204,21 +219,23 @@ export class VoiceAccounts {
         return fallback;
       }
       const engine = this.keyedEngine(p, key);
-      return { engine, provider: p.id, label: p.label, voice, origin: "user", account, notice: "", sealedAt };
+      return { engine, provider: p.id, label: p.label, voice, origin: "user", account, notice: "", sealedAt, subject: pick.subject };
     }
     if (!p.boxEngine) {
       if (pick.provider) {
         throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${p.id}": ${p.label} cannot speak for you on this box: save your ${p.label} key on the portal's Voices page and choose it there${p.requiresEnv ? `, or give the box its own (${p.requiresEnv})` : ""}.`);
       }
-      return this.boxRoute(undefined);
+      return this.boxRoute(undefined, pick.subject);
     }
-    return { engine: p.boxEngine, provider: p.id, label: p.label, voice, origin: "box", account: "box", notice: "" };
+    return { engine: p.boxEngine, provider: p.id, label: p.label, voice, origin: "box", account: "box", notice: "", subject: pick.subject };
   }
 
   /** The catalogue slot a route reads its voices through (its account's own cache entry). */
   slotOf(route: VoiceRoute): ProviderSlot {
     const p = this.byId.get(route.provider)!;
-    return { provider: p.id, label: p.label, local: p.local, engine: route.engine, account: route.account, recommended: route.voice ?? null };
+    const subject = route.subject ?? null;
+    const visible = this.o.owners ? (row: VoiceRow) => this.mayUse(subject, row.provider, row.id) : undefined;
+    return { provider: p.id, label: p.label, local: p.local, engine: route.engine, account: route.account, recommended: route.voice ?? null, visible };
   }
 
   /** The voices `route` can speak (cached like the catalogue); a provider failure is thrown. */
@@ -249,7 +266,7 @@ export class VoiceAccounts {
     for (const other of this.o.providers) {
       if (other.id === route.provider || !other.boxEngine || !other.boxEngine.ready || !other.local) continue;
       const theirs = await Promise.resolve(other.boxEngine.voices()).catch(() => [] as VoiceRow[]);
-      if (theirs.some((r) => r.id === pick.voice)) {
+      if (theirs.some((r) => r.id === pick.voice && this.mayUse(pick.subject, other.id, r.id))) {
         throw new ApiError(400, "unknown_voice", `voice ${shown} is a ${other.label} voice; ${route.label} cannot speak it. Send voice_provider "${other.id}" with it.`);
       }
     }
@@ -327,7 +344,7 @@ export class VoiceAccounts {
     const notice = `Your ${p.label} key could not be used (${reason.replace(/[.\s]+$/, "")}); replies are spoken with the box's own voice (${box.label}) until it works again.`;
     // The picked voice belongs to the failing provider: the box's engine speaks with its default.
     const voice = box.id === p.id ? pick.voice : undefined;
-    return { engine: box.boxEngine!, provider: box.id, label: box.label, voice, origin: "box", account: "box", notice };
+    return { engine: box.boxEngine!, provider: box.id, label: box.label, voice, origin: "box", account: "box", notice, subject: pick.subject };
   }
 
   private keyedEngine(p: ProviderEntry, key: string): VoiceEngine {

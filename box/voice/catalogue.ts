@@ -37,6 +37,8 @@ export interface ProviderSlot {
   account: string;
   /** The voice a caller would hear from this provider (marked `recommended`). */
   recommended?: string | null;
+  /** Rows this caller may see (another credential's cloned voice is not theirs); default all. */
+  visible?: (row: VoiceRow) => boolean;
 }
 
 export interface CatalogueOptions {
@@ -99,7 +101,8 @@ export class VoiceCatalogue {
     if (!slot.engine.ready) return { ...base, state: "starting", reason: `${slot.label} is still starting; ask again in a few seconds.`, voices: [] };
     const fetched = await this.fetch(slot, refresh);
     if (!("rows" in fetched)) return { ...base, state: fetched.state, reason: fetched.reason, voices: [] };
-    const voices = fetched.rows.map((r) => ({
+    // The cache holds the account's whole list; each caller is shown their part of it.
+    const voices = fetched.rows.filter((r) => slot.visible?.(r) ?? true).map((r) => ({
       ...r,
       preview: `/api/voice/preview?provider=${encodeURIComponent(slot.provider)}&voice=${encodeURIComponent(r.id)}`,
       recommended: r.id === slot.recommended,

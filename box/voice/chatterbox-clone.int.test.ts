@@ -93,7 +93,7 @@ describe("POST /api/voice/upload on a Chatterbox box", () => {
     expect(Object.keys(r.json).sort()).toEqual(["current", "ok", "voice_id", "voices"]);
     expect(r.json.ok).toBe(true);
     voiceId = r.json.voice_id;
-    expect(voiceId).toMatch(/^clone:My_Own_Voice--[0-9a-f]{8}\.wav$/);
+    expect(voiceId).toMatch(/^clone:My_Own_Voice--[0-9a-f]{16}-[0-9a-f]{8}\.wav$/);
     expect(r.json.voices.some((v: any) => v.id === voiceId && v.provider === "chatterbox")).toBe(true);
     const row = r.json.voices.find((v: any) => v.id === voiceId);
     expect(row).toMatchObject({ name: "My Own Voice", preview: `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(voiceId)}` });

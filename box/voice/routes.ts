@@ -8,6 +8,7 @@ import { readJsonObject } from "../http/json-body.ts";
 import { readUploadForm } from "../uploads/multipart.ts";
 import type { VoiceAccounts, VoiceRoute } from "./accounts.ts";
 import { VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
+import { ownerTag } from "./clone-owners.ts";
 import { ChatterboxEngine } from "./chatterbox/chatterbox-engine.ts";
 import { prepareReferenceClip, ReferenceClipError } from "./chatterbox/reference-clip.ts";
 import { VoiceProviderError } from "./engine.ts";
@@ -43,11 +44,13 @@ export interface VoiceRouteDeps {
   /** The box's boot engine as a Chatterbox client (cloning and warming), or null. */
   chatterbox?: ChatterboxEngine | null;
   ffmpegPath?: string;
+  /** The boot engine's health (readiness `tts_state`): it speaks for `engine_ready` on the box's account. */
+  bootHealth?: { readonly state: string } | null;
 }
 
 /** Who speaks for `subject`; a pick that cannot be used reads as the box's engine here. */
 async function speakingRoute(accounts: VoiceAccounts, subject: string): Promise<VoiceRoute> {
-  const r = await accounts.route({ subject }).catch(() => accounts.boxRoute());
+  const r = await accounts.route({ subject }).catch(() => accounts.boxRoute(undefined, subject));
   return accounts.verify(r, subject);
 }
 
@@ -97,7 +100,7 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
           voices: VoiceCatalogue.flatten(groups, "espeak"),
           current,
           current_provider: speaking.provider,
-          engine_ready: speaking.engine.ready,
+          engine_ready: speaking.engine.ready && !(speaking.engine === accounts.bootEngine && d.bootHealth && d.bootHealth.state !== "ready"),
           provider: speaking.provider,
           provider_label: speaking.label,
           requires_env: accounts.boot.boxEngine ? null : (accounts.boot.requiresEnv ?? null),
@@ -169,12 +172,13 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
         }
         let voiceId: string;
         try {
-          voiceId = await engine.uploadReference(name, clip.wav, form.file.filename || `${name}.wav`);
+          // The clone is the uploader's (the key, or the key a token was minted from).
+          voiceId = await engine.uploadReference(name, clip.wav, form.file.filename || `${name}.wav`, ownerTag(principal.subject));
         } catch (err) {
           throw upstream(err, "Chatterbox could not take the reference clip");
         }
         accounts.catalogue.forget("chatterbox");
-        const slot: ProviderSlot = { provider: "chatterbox", label: accounts.boot.label, local: true, engine, account: "box", recommended: voiceId };
+        const slot: ProviderSlot = { ...accounts.slotOf(accounts.boxRoute(voiceId, principal.subject)), engine };
         const [group] = await accounts.catalogue.groups([slot], true);
         const speaking = await speakingRoute(accounts, principal.subject);
         return { ok: true as const, voice_id: voiceId, voices: group.voices, current: speaking.voice ?? speaking.engine.defaultVoiceId ?? null };
@@ -187,11 +191,13 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
       envelope: "flat",
       body: Type.Object({ voice: Type.String() }),
       responses: { 200: Type.Unknown(), 400: Flat, 404: Flat, 502: Flat },
-      handler: async ({ request }) => {
+      handler: async ({ request, principal }) => {
         const engine = clonable();
         const body = await readJsonObject(request, { limitBytes: 16 * 1024 });
         const voice = typeof body.voice === "string" ? body.voice.trim() : "";
         if (!voice) throw new ApiError(400, "blank_voice", "voice is blank: name the voice to warm.");
+        // Another credential's clone is answered as a voice the server does not have.
+        if (!accounts.mayUse(principal.subject, engine.id, voice)) throw new ApiError(404, "unknown_voice", `Chatterbox could not warm the voice: ${JSON.stringify(voice.slice(0, 60))} is not a voice of ${accounts.boot.label}.`);
         try {
           return await engine.prepareVoice(voice);
         } catch (err) {

@@ -9,6 +9,7 @@ import type { KeyTable } from "../auth/key-table.ts";
 import { voiceSlotField } from "../settings/schema.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { SharedVoiceChoices, VoiceAccounts, type ProviderEntry } from "./accounts.ts";
+import { CloneOwners } from "./clone-owners.ts";
 import type { VoiceEngine, VoiceEngineInfo } from "./engine.ts";
 
 /** Makes a client of a hosted or self-hosted provider (the engines in box/voice/<provider>/). */
@@ -47,6 +48,8 @@ export async function wireVoices(o: {
   settings: SettingsService | null;
   /** A person's key that failed is tried again after this long (BOX_READINESS_RETRY_MS). */
   retryMs?: number;
+  /** BOX_API_KEYS: their holders own the clones made before clones had owners. */
+  boxKeys?: readonly string[];
   log?: (line: Record<string, unknown>) => void;
 }): Promise<VoiceWiring | null> {
   const { env, makers } = o;
@@ -92,6 +95,7 @@ export async function wireVoices(o: {
       : undefined,
     retryMs: o.retryMs,
     log: o.log,
+    owners: CloneOwners.forBox(o.boxKeys ?? []),
   });
   const ttsProviders = providers.filter((p) => p.boxEngine || p.withKey).map((p) => ({ id: p.id, label: p.label, local: p.local, byo: p.byo, clone: p.clone ?? false, prepare: p.prepare ?? false }));
   return { accounts, ttsProviders };

@@ -171,12 +171,15 @@ describe("chatterbox model info and warm-up", () => {
   });
 });
 
+/** An uploader's owner tag (clone-owners.ts). */
+const OWNER = "0123456789abcdef";
+
 describe("chatterbox cloning (POST /upload_reference)", () => {
   it("uploads a clip as multipart `files`, then lists and speaks with the new voice", async () => {
     const e = engine();
     const clip = wav(8);
-    const id = await e.uploadReference("Ada Lovelace", clip, "recording.m4a");
-    expect(id).toMatch(/^clone:Ada_Lovelace--[0-9a-f]{8}\.wav$/);
+    const id = await e.uploadReference("Ada Lovelace", clip, "recording.m4a", OWNER);
+    expect(id).toMatch(/^clone:Ada_Lovelace--0123456789abcdef-[0-9a-f]{8}\.wav$/);
     const upload = fake.requests.find((r) => r.path === "/upload_reference")!;
     expect(upload.files).toHaveLength(1);
     expect(upload.files![0]).toMatchObject({ field: "files", filename: id.slice("clone:".length), contentType: "audio/wav" });
@@ -191,20 +194,20 @@ describe("chatterbox cloning (POST /upload_reference)", () => {
 
   it("gives each upload of the same name its own file (the server keeps, not overwrites)", async () => {
     const e = engine();
-    const a = await e.uploadReference("Me", wav(6), "a.wav");
-    const b = await e.uploadReference("Me", wav(7), "b.wav");
+    const a = await e.uploadReference("Me", wav(6), "a.wav", OWNER);
+    const b = await e.uploadReference("Me", wav(7), "b.wav", OWNER);
     expect(a).not.toBe(b);
     expect(fake.referenceFile(b.slice(6))!.length).toBeGreaterThan(fake.referenceFile(a.slice(6))!.length);
   });
 
   it("names the clip after the file when no name is given, and takes MP3", async () => {
     const mp3 = new Uint8Array([...Buffer.from("ID3"), 4, 0, 0, 0, 0, 0, 0, 1, 2, 3]);
-    const id = await engine().uploadReference("  ", mp3, "C:\\clips\\Grandpa Joe.mp3");
-    expect(id).toMatch(/^clone:Grandpa_Joe--[0-9a-f]{8}\.mp3$/);
+    const id = await engine().uploadReference("  ", mp3, "C:\\clips\\Grandpa Joe.mp3", OWNER);
+    expect(id).toMatch(/^clone:Grandpa_Joe--0123456789abcdef-[0-9a-f]{8}\.mp3$/);
   });
 
   it("passes on the server's reason when it refuses the clip", async () => {
-    await expect(engine().uploadReference("Long", wav(31), "long.wav")).rejects.toMatchObject({
+    await expect(engine().uploadReference("Long", wav(31), "long.wav", OWNER)).rejects.toMatchObject({
       name: "VoiceProviderError",
       status: 400,
       failure: "refused",
@@ -213,7 +216,7 @@ describe("chatterbox cloning (POST /upload_reference)", () => {
   });
 
   it("refuses bytes that are neither WAV nor MP3 without sending them", async () => {
-    await expect(engine().uploadReference("x", Buffer.from("hello"), "x.wav")).rejects.toMatchObject({ name: "ReferenceClipError", reason: "not_audio" });
+    await expect(engine().uploadReference("x", Buffer.from("hello"), "x.wav", OWNER)).rejects.toMatchObject({ name: "ReferenceClipError", reason: "not_audio" });
     expect(fake.requests).toHaveLength(0);
   });
 });

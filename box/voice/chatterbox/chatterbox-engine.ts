@@ -144,13 +144,14 @@ export class ChatterboxEngine implements VoiceEngine {
 
   /**
    * Stores a reference clip (WAV or MP3, e.g. `prepareReferenceClip(...).wav`) on the server under a
-   * unique name (`POST /upload_reference`, field `files`) and answers the new voice id (`clone:<file>`).
+   * unique name that carries `owner`, the uploader's tag (clone-owners.ts), and answers the new
+   * voice id (`clone:<file>`).
    */
-  async uploadReference(name: string, audio: Uint8Array, filename: string): Promise<string> {
+  async uploadReference(name: string, audio: Uint8Array, filename: string, owner: string): Promise<string> {
     const ext = audioKind(audio);
     if (!ext) throw new ReferenceClipError("not_audio", "not audio: Chatterbox takes WAV or MP3 reference clips");
     const display = name.trim() || filename.replace(/^.*[/\\]/, "").replace(/\.[^.]*$/, "");
-    const file = referenceFileName(display, ext, randomBytes(4).toString("hex"));
+    const file = referenceFileName(display, ext, randomBytes(4).toString("hex"), owner);
     const form = new FormData();
     form.append("files", new Blob([new Uint8Array(audio)], { type: ext === "wav" ? "audio/wav" : "audio/mpeg" }), file);
     const what = "the reference upload";

@@ -118,8 +118,8 @@ describe("prepareReferenceClip (real ffmpeg)", () => {
     try {
       const engine = new ChatterboxEngine({ baseUrl: fake.url });
       const prepared = await prepareReferenceClip(await clip("tone-45s.mp3"), { tmpDir: work });
-      const id = await engine.uploadReference("Long talker", prepared.wav, "tone-45s.mp3");
-      expect(id).toMatch(/^clone:Long_talker--[0-9a-f]{8}\.wav$/);
+      const id = await engine.uploadReference("Long talker", prepared.wav, "tone-45s.mp3", "0123456789abcdef");
+      expect(id).toMatch(/^clone:Long_talker--0123456789abcdef-[0-9a-f]{8}\.wav$/);
       const u = await engine.synthesize("Hello.", { voice: id });
       expect(u.pcm.length).toBe(fake.samplesFor("Hello."));
     } finally {

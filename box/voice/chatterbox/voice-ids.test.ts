@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { VoiceProviderError } from "../engine.ts";
 import { sanitizeFilename } from "./testing/fake-multipart.ts";
-import { cloneVoiceId, displayNameOf, parseVoiceId, referenceFileName } from "./voice-ids.ts";
+import { cloneVoiceId, displayNameOf, parseVoiceId, referenceFileName, referenceOwnerOf } from "./voice-ids.ts";
 
 describe("chatterbox voice ids", () => {
   it("maps file names to predefined voices and clone: ids to reference files", () => {
@@ -37,12 +37,23 @@ describe("chatterbox voice ids", () => {
   });
 
   it("names uploads so that the server keeps them as sent, and reads the name back", () => {
-    const file = referenceFileName("Zoë's voice / take 2", "wav", "0a1b2c3d");
-    expect(file).toBe("Zoe_s_voice_take_2--0a1b2c3d.wav");
+    const owner = "0123456789abcdef";
+    const file = referenceFileName("Zoë's voice / take 2", "wav", "0a1b2c3d", owner);
+    expect(file).toBe("Zoe_s_voice_take_2--0123456789abcdef-0a1b2c3d.wav");
     expect(sanitizeFilename(file)).toBe(file);
     expect(displayNameOf(file)).toBe("Zoe s voice take 2");
-    expect(referenceFileName("???", "mp3", "00000000")).toBe("voice--00000000.mp3");
-    expect(referenceFileName("a--b", "wav", "11111111")).toBe("a-b--11111111.wav");
+    expect(referenceFileName("???", "mp3", "00000000", owner)).toBe("voice--0123456789abcdef-00000000.mp3");
+    expect(referenceFileName("a--b", "wav", "11111111", owner)).toBe("a-b--0123456789abcdef-11111111.wav");
     expect(displayNameOf("Gianna.wav")).toBe("Gianna");
+    expect(displayNameOf("my_voice--1a2b3c4d.wav")).toBe("my voice"); // cloned before clones had owners
+  });
+
+  it("reads whose a reference file is from its name", () => {
+    expect(referenceOwnerOf(referenceFileName("Me", "wav", "0a1b2c3d", "0123456789abcdef"))).toEqual({ owner: "0123456789abcdef" });
+    expect(referenceOwnerOf("Me--0a1b2c3d.wav")).toBe("unowned");
+    expect(referenceOwnerOf("Gianna.wav")).toBe("server");
+    expect(referenceOwnerOf("a--b.wav")).toBe("server");
+    // The owner tag sits before the unique tag, never at the end where anyone could append one.
+    expect(referenceOwnerOf("x--0123456789abcdef.wav")).toBe("server");
   });
 });

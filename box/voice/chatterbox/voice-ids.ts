@@ -38,12 +38,18 @@ function shown(id: string): string {
   return s.length > 60 ? `${s.slice(0, 57)}…"` : s;
 }
 
+/** Hex digits of the owner tag in a clone's file name (see clone-owners.ts). */
+export const OWNER_TAG_LENGTH = 16;
+const OWNED = new RegExp(`--([0-9a-f]{${OWNER_TAG_LENGTH}})-[0-9a-f]{8}\\.(wav|mp3)$`);
+const UNOWNED = /--[0-9a-f]{8}\.(wav|mp3)$/;
+
 /**
  * The reference file name an upload is stored under: the display name sanitized as the server does
- * (`utils.sanitize_filename`: `[A-Za-z0-9._-]`, space → `_`), then `--` and a unique tag, because
- * the server keeps an existing file instead of overwriting it.
+ * (`utils.sanitize_filename`: `[A-Za-z0-9._-]`, space → `_`), then `--`, the uploader's owner tag
+ * and a unique tag, because the server keeps an existing file instead of overwriting it. The owner
+ * travels with the file, so a clone stays its uploader's whichever box lists it.
  */
-export function referenceFileName(displayName: string, ext: "wav" | "mp3", tag: string): string {
+export function referenceFileName(displayName: string, ext: "wav" | "mp3", unique: string, owner: string): string {
   const base =
     displayName
       .normalize("NFKD")
@@ -53,12 +59,23 @@ export function referenceFileName(displayName: string, ext: "wav" | "mp3", tag: 
       .replace(/-{2,}/g, "-")
       .replace(/^[_-]+|[_-]+$/g, "")
       .slice(0, 60) || "voice";
-  return `${base}--${tag}.${ext}`;
+  return `${base}--${owner}-${unique}.${ext}`;
 }
 
-/** A person-readable name for a voice file: "my_voice--1a2b3c4d.wav" → "my voice", "Emily.wav" → "Emily". */
+/**
+ * Whose a reference file is: `{owner}` (its owner tag) when the box cloned it for a credential;
+ * `unowned` when the box cloned it before clones had owners (`<name>--<8 hex>.wav`); `server` for a
+ * file the box did not name (put on the server by its operator).
+ */
+export function referenceOwnerOf(file: string): { owner: string } | "unowned" | "server" {
+  const owned = OWNED.exec(file);
+  if (owned) return { owner: owned[1] };
+  return UNOWNED.test(file) ? "unowned" : "server";
+}
+
+/** A person-readable name for a voice file: "my_voice--<owner>-1a2b3c4d.wav" → "my voice", "Emily.wav" → "Emily". */
 export function displayNameOf(file: string): string {
-  const stem = file.replace(/\.[A-Za-z0-9]{1,5}$/, "").replace(/--[0-9a-f]{8}$/, "");
+  const stem = file.replace(/\.[A-Za-z0-9]{1,5}$/, "").replace(new RegExp(`--(?:[0-9a-f]{${OWNER_TAG_LENGTH}}-)?[0-9a-f]{8}$`), "");
   const words = stem.replace(/[_-]+/g, " ").trim();
   return words || file;
 }

@@ -19,6 +19,8 @@ export interface FakeChatterboxOptions {
   maxReferenceSeconds?: number;
   /** A proxy's key in front of the server: requests without `Bearer <key>` get 401. */
   apiKey?: string;
+  /** Listen on this loopback port (a server coming up where a box already points); default any free one. */
+  port?: number;
 }
 
 /** Faults, changeable at any time with `set`. */
@@ -70,7 +72,7 @@ export class FakeChatterbox {
       fake.sockets.add(s);
       s.once("close", () => fake.sockets.delete(s));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve));
     fake.server = server;
     fake.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return fake;
