@@ -67,6 +67,18 @@ describe("FolderSink", () => {
     for (const bad of ["../x.png", "a/../../x.png", "/etc/x", ".x"]) await expect(sink.put(bad, PNG), bad).rejects.toThrow();
     expect(existsSync(join(work, "x.png"))).toBe(false);
   });
+
+  it("removes a key's file (none there is fine) and refuses keys that leave the folder", async () => {
+    const root = join(work, "sink-remove");
+    const sink = new FolderSink(root);
+    await sink.put("avatars/ab/ada/clip-happy.mp4", PNG);
+    await sink.remove("avatars/ab/ada/clip-happy.mp4");
+    expect(existsSync(join(root, "avatars/ab/ada/clip-happy.mp4"))).toBe(false);
+    await sink.remove("avatars/ab/ada/clip-happy.mp4");
+    writeFileSync(join(work, "keep.png"), "x");
+    await expect(sink.remove("../keep.png")).rejects.toThrow();
+    expect(existsSync(join(work, "keep.png"))).toBe(true);
+  });
 });
 
 describe("AvatarArchiver", () => {
@@ -75,7 +87,7 @@ describe("AvatarArchiver", () => {
 
   it("archives a person's portrait under the layout's key; skips a subject with no person", async () => {
     const put: string[] = [];
-    const sink: ArchiveSink = { where: "memory", put: async (k) => void put.push(k) };
+    const sink: ArchiveSink = { where: "memory", put: async (k) => void put.push(k), remove: async () => {} };
     const a = new AvatarArchiver({ sink, ownerOf: async (s) => (s === "owner:ada@x.test" ? "ada@x.test" : null), log });
     expect(await a.portrait("owner:ada@x.test", "ada", PNG)).toBe(true);
     expect(await a.portrait("open", "ada", PNG)).toBe(false);
@@ -91,6 +103,7 @@ describe("AvatarArchiver", () => {
         tries++;
         throw new Error("disk full");
       },
+      remove: async () => {},
     };
     const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", retryDelaysMs: [1, 1], log });
     expect(await a.clip("owner:ada@x.test", "ada", "happy", PNG)).toBe(false);
@@ -117,6 +130,7 @@ describe("AvatarArchiver", () => {
         if (bytes[0] === 1) await gate;
         landed.push(bytes[0]);
       },
+      remove: async () => {},
     };
     const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", log });
     const first = a.portrait("owner:ada@x.test", "ada", new Uint8Array([1]));
@@ -128,5 +142,45 @@ describe("AvatarArchiver", () => {
     expect([await first, await second, await third]).toEqual([true, false, true]);
     expect(landed).toEqual([1, 3]);
     await a.idle();
+  });
+
+  it("archives nothing for an avatar with a pending erase order, and takes back a file that landed as the order was made", async () => {
+    logs.length = 0;
+    const stored = new Map<string, Uint8Array>();
+    const orders = new Set<string>();
+    let orderDuringPut: string | null = null;
+    const sink: ArchiveSink = {
+      where: "memory",
+      put: async (k, bytes) => {
+        stored.set(k, bytes);
+        // The portal's DELETE lands while the bytes travel (after its own erase of the media).
+        if (orderDuringPut) orders.add(orderDuringPut);
+      },
+      remove: async (k) => void stored.delete(k),
+    };
+    const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", erasePending: async (s, id) => orders.has(`${s}/${id}`), retryDelaysMs: [], log });
+    orders.add("owner:ada@x.test/gone");
+    expect(await a.portrait("owner:ada@x.test", "gone", PNG)).toBe(false);
+    expect(await a.clip("owner:ada@x.test", "gone", "happy", PNG)).toBe(false);
+    expect(stored.size).toBe(0);
+    // Another subject's avatar of the same id is not held up.
+    expect(await a.portrait("owner:bob@x.test", "gone", PNG)).toBe(true);
+    expect([...stored.keys()]).toEqual([await portraitKey("ada@x.test", "gone")]);
+    stored.clear();
+
+    orderDuringPut = "owner:ada@x.test/racing";
+    expect(await a.clip("owner:ada@x.test", "racing", "happy", PNG)).toBe(false);
+    expect(stored.size).toBe(0);
+    expect(logs.map((l) => l.msg)).toContain("avatar media withdrawn: the avatar was erased through the portal while it was archived");
+  });
+
+  it("an erase check that cannot be answered is a failed attempt: retried, never a write", async () => {
+    logs.length = 0;
+    const put: string[] = [];
+    const sink: ArchiveSink = { where: "memory", put: async (k) => void put.push(k), remove: async () => {} };
+    const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", erasePending: async () => Promise.reject(new Error("database locked")), retryDelaysMs: [1], log });
+    expect(await a.clip("owner:ada@x.test", "ada", "happy", PNG)).toBe(false);
+    expect(put).toEqual([]);
+    expect(logs.map((l) => `${l.level} ${l.msg}`)).toEqual(["warn avatar media archive failed; retrying", "error avatar media not archived"]);
   });
 });

@@ -1,8 +1,9 @@
 // Where a box puts archived media (BOX_ASSET_STORE): a folder the portal's `file` store reads
 // (BOX_ASSET_DIR; the embedded default, where both processes share a disk), or the S3 bucket the
 // portal's `s3` store reads (production). Keys follow shared/asset-layout/asset-keys.ts.
+import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { writeAssetFile } from "../../../shared/asset-layout/asset-files.ts";
+import { assetPath, writeAssetFile } from "../../../shared/asset-layout/asset-files.ts";
 import { isAssetKey } from "../../../shared/asset-layout/asset-keys.ts";
 import type { BoxEnv } from "../../env.ts";
 
@@ -10,6 +11,8 @@ export interface ArchiveSink {
   /** Where the media goes, in words (log lines). */
   readonly where: string;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Takes a key back out (an erase order arrived while it was written); none there is success. */
+  remove(key: string): Promise<void>;
 }
 
 /**
@@ -31,6 +34,10 @@ export class FolderSink implements ArchiveSink {
     return writeAssetFile(this.root, key, bytes);
   }
 
+  async remove(key: string): Promise<void> {
+    await rm(assetPath(this.root, key), { force: true });
+  }
+
 }
 
 /** PutObject into the bucket; path-style when an endpoint is set. Credentials: the box's own AWS chain. */
@@ -48,6 +55,14 @@ export class S3Sink implements ArchiveSink {
     const { PutObjectCommand } = await import("@aws-sdk/client-s3");
     const client = await (this.client ??= this.makeClient());
     await client.send(new PutObjectCommand({ Bucket: this.o.bucket, Key: key, Body: bytes, ContentType: contentType }));
+  }
+
+  /** Needs `s3:DeleteObject` on `avatars/*`; without it the archiver logs that it could not. */
+  async remove(key: string): Promise<void> {
+    if (!isAssetKey(key)) throw new Error(`not an asset key: ${JSON.stringify(key).slice(0, 80)}`);
+    const { DeleteObjectCommand } = await import("@aws-sdk/client-s3");
+    const client = await (this.client ??= this.makeClient());
+    await client.send(new DeleteObjectCommand({ Bucket: this.o.bucket, Key: key }));
   }
 
   private async makeClient() {

@@ -39,7 +39,8 @@ export function ownerResolver(keyTable: KeyTable | null): (subject: string) => P
 export function wireArchive(w: ArchiveWiring): AvatarArchiver | null {
   const sink = openArchiveSink(w.env.assetArchive);
   if (!sink) return null;
-  const archiver = new AvatarArchiver({ sink, ownerOf: ownerResolver(w.keyTable) });
+  const records = w.own?.opts.records ?? null;
+  const archiver = new AvatarArchiver({ sink, ownerOf: ownerResolver(w.keyTable), erasePending: records ? (subject, id) => records.erasePending(subject, id) : undefined });
   log("info", "archiving finished portraits and clips", { to: sink.where });
 
   const own = w.own;

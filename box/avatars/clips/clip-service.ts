@@ -3,16 +3,18 @@
 // clip refusals after `unknown_avatar`, in the spec's order: 400 unknown_tone, 501
 // avatar_clips_unavailable, 403 consent_required, 409 clip_already_generating, 503
 // clip_generator_unavailable. Builds run one at a time in a bounded queue, off the media path.
+// Erasure (Avatar erasure `status`): an avatar with a pending erase order is 404 to clip requests,
+// and a build whose avatar was erased, deleted or replaced meanwhile is discarded, unarchived.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { ApiError } from "../../../shared/errors/api-error.ts";
 import { isTone, variantId, type Tone } from "../../../shared/wire/tones.ts";
 import type { FaceRenderer } from "../../render/face-renderer.ts";
 import type { PreparedFace } from "../../render/prepared-face.ts";
+import { clipFile, clipRow, readJournal, stagedClipFile, writeJournalRow, type ClipRow, type ClipState } from "./clip-journal.ts";
 import { renderIdleClip } from "./idle-clip.ts";
 
-export type ClipState = "generated" | "generating" | "failed";
+export type { ClipRow, ClipState } from "./clip-journal.ts";
 export type ConsentState = "ok" | "missing" | "mismatch";
 
 /** One avatar as the clip builder sees it. */
@@ -28,15 +30,10 @@ export interface ClipTarget {
   motion: number;
   /** Whether the source may be made into clips (an upload attestation matching the bytes). */
   consent(): Promise<ConsentState>;
-}
-
-export interface ClipRow {
-  tone: Tone;
-  state: ClipState;
-  variant_id: string;
-  duration_s: number;
-  updated_at: number;
-  detail: string;
+  /** Whether the portal erased this avatar and the order is not drained yet (absent: never). */
+  erased?(): Promise<boolean>;
+  /** False once the avatar was deleted or replaced by a new upload (absent: always current). */
+  current?(): boolean;
 }
 
 export interface ClipServiceOptions {
@@ -50,8 +47,8 @@ export interface ClipServiceOptions {
   maxQueued?: number;
 }
 
-const JOURNAL = "clips.json";
-const clipFile = (dir: string, tone: Tone) => join(dir, `clip-${tone}.mp4`);
+/** A build whose output may not be kept; its message is the row's detail. */
+class Discarded extends Error {}
 
 export class ClipService {
   private readonly claims = new Set<string>();
@@ -92,6 +89,7 @@ export class ClipService {
 
   /** POST /api/avatar/clips/retry after the avatar was found: the refusals in order, then the build is queued. */
   async request(t: ClipTarget, rawTone: unknown): Promise<{ avatar: string; tone: Tone; variant_id: string; state: "generating" }> {
+    await this.refuseErased(t);
     const tone = this.tone(t, rawTone);
     await this.admit(t, tone);
     void this.enqueue(t, tone).catch(() => undefined); // the journal records the outcome
@@ -100,8 +98,9 @@ export class ClipService {
 
   /** Builds every tone and waits for them (POST /v1/photo_avatar.create). */
   async buildAll(t: ClipTarget, tones: readonly Tone[]) {
+    await this.refuseErased(t);
     for (const tone of tones) await this.admit(t, tone);
-    const rows = await Promise.all(tones.map((tone) => this.enqueue(t, tone).catch(() => this.read(t.dir)[tone]!)));
+    const rows = await Promise.all(tones.map((tone) => this.enqueue(t, tone).catch((err: { row?: ClipRow }) => err.row ?? clipRow(t.avatarId, tone, "failed", 0, String(err)))));
     return rows.map((row, i) => ({ row, tone: tones[i], path: clipFile(t.dir, tones[i]) }));
   }
 
@@ -110,6 +109,19 @@ export class ClipService {
     const path = clipFile(t.dir, tone);
     if (this.read(t.dir)[tone]?.state !== "generated" || !existsSync(path)) return null;
     return { path, bytes: statSync(path).size };
+  }
+
+  /** 404 first (the spec's order): an erased avatar is no longer the caller's to build from. */
+  private async refuseErased(t: ClipTarget): Promise<void> {
+    if (await t.erased?.()) throw new ApiError(404, "unknown_avatar", `The avatar "${t.avatarId}" was erased through the portal; it makes no more clips and leaves this box at its next start.`, "nested");
+  }
+
+  /** Throws `Discarded` when the build's output may not be kept. */
+  private async keepable(t: ClipTarget): Promise<void> {
+    if (t.current?.() === false) throw new Discarded("The clip was discarded: the avatar was deleted or replaced by a new upload while it was being built.");
+    // Unknown (the shared database is down) counts as not erased: the archiver asks again before it copies.
+    const erased = await t.erased?.().catch(() => false);
+    if (erased) throw new Discarded("The clip was discarded: the avatar was erased through the portal while it was being built.");
   }
 
   private async admit(t: ClipTarget, tone: Tone): Promise<void> {
@@ -133,9 +145,15 @@ export class ClipService {
   private enqueue(t: ClipTarget, tone: Tone): Promise<ClipRow> {
     this.queued++;
     const run = async (): Promise<ClipRow> => {
+      let staged: string | null = null;
       try {
+        await this.keepable(t); // erased or replaced while it waited: not rendered at all
         const renderer = await this.o.renderer();
-        const out = await renderIdleClip(renderer, { face: t.face(tone), tone, seconds: this.seconds, fps: this.fps, motion: t.motion, seed: seedOf(t.avatarId) }, clipFile(t.dir, tone), this.o.ffmpegPath);
+        staged = stagedClipFile(t.dir, tone);
+        const out = await renderIdleClip(renderer, { face: t.face(tone), tone, seconds: this.seconds, fps: this.fps, motion: t.motion, seed: seedOf(t.avatarId) }, staged, this.o.ffmpegPath);
+        await this.keepable(t);
+        renameSync(staged, clipFile(t.dir, tone));
+        staged = null;
         const row = this.write(t, tone, "generated", out.seconds, "");
         for (const l of this.generated) {
           try {
@@ -146,7 +164,10 @@ export class ClipService {
         }
         return row;
       } catch (err) {
-        const row = this.write(t, tone, "failed", 0, `The clip could not be built: ${(err as Error).message}`);
+        if (staged) rmSync(staged, { force: true });
+        const detail = err instanceof Discarded ? err.message : `The clip could not be built: ${(err as Error).message}`;
+        // A deleted or replaced avatar's folder is gone or another upload's: nothing is written there.
+        const row = t.current?.() === false ? clipRow(t.avatarId, tone, "failed", 0, detail) : this.write(t, tone, "failed", 0, detail);
         throw Object.assign(new Error(row.detail), { row });
       } finally {
         this.queued--;
@@ -168,23 +189,12 @@ export class ClipService {
     return ok;
   }
 
-  private read(dir: string): Partial<Record<Tone, ClipRow>> {
-    try {
-      return JSON.parse(readFileSync(join(dir, JOURNAL), "utf8"));
-    } catch {
-      return {};
-    }
+  private read(dir: string) {
+    return readJournal(dir);
   }
 
   private write(t: ClipTarget, tone: Tone, state: ClipState, duration: number, detail: string): ClipRow {
-    mkdirSync(t.dir, { recursive: true });
-    const journal = this.read(t.dir);
-    const row: ClipRow = { tone, state, variant_id: variantId(t.avatarId, tone), duration_s: duration, updated_at: Math.floor(Date.now() / 1000), detail };
-    journal[tone] = row;
-    const tmp = join(t.dir, `${JOURNAL}.tmp`);
-    writeFileSync(tmp, JSON.stringify(journal));
-    renameSync(tmp, join(t.dir, JOURNAL));
-    return row;
+    return writeJournalRow(t.dir, clipRow(t.avatarId, tone, state, duration, detail));
   }
 }
 

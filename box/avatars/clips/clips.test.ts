@@ -1,7 +1,7 @@
 // Clips: the idle loop rendered by the real renderer and encoded by ffmpeg (ffprobe reads its
 // duration and fps), a loop without a jump, and the clip refusals in the spec's order.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,8 @@ import { restFrame } from "../../render/tone-rest.ts";
 import { loadStockFaces, type StockFace } from "../stock/index.ts";
 import { loopParams, renderIdleClip } from "./idle-clip.ts";
 import { ClipService, type ClipTarget, type ConsentState } from "./clip-service.ts";
+import { recoverClipBuilds } from "./wire.ts";
+import { ownerDir } from "../own/ids.ts";
 
 let renderer: FaceRenderer;
 let face: StockFace;
@@ -105,4 +107,80 @@ describe("clip service", () => {
     expect(s.list(t)[0]).toMatchObject({ state: "failed", detail: expect.stringMatching(/^The clip could not be built: .+/) });
     expect((await s.request(t, "neutral")).state).toBe("generating");
   }, 60_000);
+
+  /** The real renderer; `onFrame` runs at each frame, so something can happen while a build runs. */
+  const watched = (onFrame: () => void): FaceRenderer =>
+    Object.assign(Object.create(renderer) as FaceRenderer, { render: (...a: Parameters<FaceRenderer["render"]>) => (onFrame(), renderer.render(...a)) });
+  const settled = async (s: ClipService, t: ClipTarget) => {
+    const deadline = Date.now() + 30_000;
+    while (s.list(t).some((r) => r.state === "generating") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return s.list(t);
+  };
+
+  it("an erase order that appears while a build runs: the clip is discarded with a sentence, nothing goes to archiving, later requests are 404", async () => {
+    let erased = false;
+    const s = new ClipService({ enabled: true, renderer: async () => watched(() => (erased = true)), seconds: 0.4 });
+    const archived: string[] = [];
+    s.onGenerated((_t, tone) => archived.push(tone));
+    const t: ClipTarget = { ...target("ok"), erased: async () => erased };
+    expect((await s.request(t, "happy")).state).toBe("generating");
+    expect(await settled(s, t)).toEqual([
+      { tone: "happy", state: "failed", variant_id: "ada__happy", duration_s: 0, updated_at: expect.any(Number), detail: "The clip was discarded: the avatar was erased through the portal while it was being built." },
+    ]);
+    expect(s.file(t, "happy")).toBeNull();
+    expect(readdirSync(t.dir)).toEqual(["clips.json"]); // no MP4, no partial file
+    expect(archived).toEqual([]);
+    // Requested afterwards: refused before anything else (unknown_avatar is the first refusal).
+    for (const tone of ["happy", "grumpy"]) {
+      const err = (await s.request(t, tone).catch((e) => e)) as { status: number; code: string; message: string };
+      expect({ status: err.status, code: err.code }).toEqual({ status: 404, code: "unknown_avatar" });
+      expect(err.message).toMatch(/erased through the portal/);
+    }
+    expect(await refusal(s.buildAll(t, ["neutral"]))).toEqual({ status: 404, code: "unknown_avatar" });
+    expect(readdirSync(t.dir)).toEqual(["clips.json"]);
+  }, 60_000);
+
+  it("a build whose avatar was deleted or replaced meanwhile keeps nothing and writes nothing into the folder", async () => {
+    let current = true;
+    const t: ClipTarget = { ...target("ok"), current: () => current };
+    // Deleted at the build's first frame: the entry goes and so does its folder.
+    const deleted = () => {
+      if (current) rmSync(t.dir, { recursive: true, force: true });
+      current = false;
+    };
+    const s = new ClipService({ enabled: true, renderer: async () => watched(deleted), seconds: 0.4 });
+    const archived: string[] = [];
+    s.onGenerated((_t, tone) => archived.push(tone));
+    const [built] = await s.buildAll(t, ["sad"]);
+    expect(built.row).toMatchObject({ tone: "sad", state: "failed", detail: expect.stringMatching(/^The clip (was discarded|could not be built)/) });
+    expect(existsSync(t.dir)).toBe(false); // not brought back by the build's journal
+    expect(archived).toEqual([]);
+  }, 60_000);
+
+  it("at start, rows a cut-off build left generating become failed with a sentence, and partial files go", async () => {
+    const data = mkdtempSync(join(tmpdir(), "clips-restart-"));
+    const stock = join(data, "clips", "stock", "stock-ava");
+    const own = join(data, "avatars", ownerDir("owner:ada@x.test"), "ada", "clips");
+    const row = (tone: string, state: string) => ({ tone, state, variant_id: `x__${tone}`, duration_s: state === "generated" ? 6 : 0, updated_at: 1, detail: "" });
+    for (const dir of [stock, own]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "clips.json"), JSON.stringify({ happy: row("happy", "generating"), sad: row("sad", "generated") }));
+      writeFileSync(join(dir, "clip-sad.mp4"), "mp4");
+      writeFileSync(join(dir, "clip-happy.mp4.part-4242-1.part-4242.mp4"), "half an mp4");
+      writeFileSync(join(dir, "clip-happy.mp4.part-4242.mp4"), "half an mp4");
+    }
+    recoverClipBuilds(data);
+    for (const dir of [stock, own]) {
+      const journal = JSON.parse(readFileSync(join(dir, "clips.json"), "utf8"));
+      expect(journal.happy).toMatchObject({ state: "failed", duration_s: 0, detail: "The build was cut off by a restart of the box; request the clip again." });
+      expect(journal.happy.updated_at).toBeGreaterThan(1);
+      expect(journal.sad).toEqual(row("sad", "generated"));
+      expect(readdirSync(dir).sort()).toEqual(["clip-sad.mp4", "clips.json"]);
+    }
+    // A second start changes nothing.
+    const again = readFileSync(join(own, "clips.json"), "utf8");
+    recoverClipBuilds(data);
+    expect(readFileSync(join(own, "clips.json"), "utf8")).toBe(again);
+    expect(existsSync(join(data, "clips", "stock", "stock-ava", "clips.json"))).toBe(true);
+  });
 });

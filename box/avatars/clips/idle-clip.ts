@@ -62,14 +62,17 @@ export async function renderIdleClip(renderer: FaceRenderer, spec: IdleClipSpec,
     child.once("close", (code) => resolve(code));
   });
   child.stdin!.on("error", () => {}); // ffmpeg gone: its exit status says why
+  // Set once ffmpeg is gone: a full pipe then never drains, so the frames stop.
+  let ended = false;
+  const gone = exited.then(() => void (ended = true), () => void (ended = true));
   // The clip is the tone's resting face: the seed is fixed per avatar, so a rebuild gives the same loop.
   const idle = new IdleAnimator({ fps: spec.fps, seed: spec.seed, motion: spec.motion });
   const base = restFrame(spec.tone);
   const buf = new Uint8Array(spec.face.i420.length);
   try {
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n && !ended; i++) {
       await renderer.render(spec.face, loopParams(idle, base, i, n), buf);
-      if (!child.stdin!.write(buf)) await new Promise<void>((r) => child.stdin!.once("drain", () => r()));
+      if (!child.stdin!.write(buf)) await Promise.race([new Promise<void>((r) => child.stdin!.once("drain", () => r())), gone]);
       await new Promise((r) => setImmediate(r));
     }
     child.stdin!.end();

@@ -5,9 +5,10 @@ import { variantId } from "../../../shared/wire/tones.ts";
 import { ApiError } from "../../../shared/errors/api-error.ts";
 import { FaceRenderer } from "../../render/face-renderer.ts";
 import type { AvatarRegistry } from "../registry.ts";
+import { recoverJournal } from "./clip-journal.ts";
 import { ClipService } from "./clip-service.ts";
 import { clipRoutes } from "./routes.ts";
-import { clipTargets } from "./targets.ts";
+import { clipDirs, clipTargets } from "./targets.ts";
 
 export interface ClipWiring {
   enabled: boolean;
@@ -18,6 +19,7 @@ export interface ClipWiring {
 }
 
 export function openClips(w: ClipWiring) {
+  recoverClipBuilds(w.dataDir);
   let renderer: Promise<FaceRenderer> | null = null;
   const clips = new ClipService({
     enabled: w.enabled,
@@ -48,4 +50,12 @@ export function openClips(w: ClipWiring) {
       await (await renderer)?.dispose().catch(() => undefined);
     },
   };
+}
+
+/** At start no build runs: what a build cut off by kill -9 or a power cut left is settled. */
+export function recoverClipBuilds(dataDir: string): void {
+  for (const dir of clipDirs(dataDir)) {
+    const { failed, removed } = recoverJournal(dir);
+    if (failed.length || removed.length) console.error(JSON.stringify({ level: "warn", msg: "clip builds cut off by a restart marked failed", dir, tones: failed, removed }));
+  }
 }

@@ -77,6 +77,8 @@ export class OwnAvatars {
   /** Keys with an upload between its checks and its queueing (so two at once cannot both pass). */
   private readonly intake = new Set<string>();
   private readonly listeners = new Set<(owner: string, id: string) => void>();
+  /** Uploads whose observation has not landed yet: an erase order pending for their id is older. */
+  private readonly unlisted = new WeakSet<OwnManifest>();
   readonly now: () => number;
 
   private constructor(readonly opts: OwnAvatarsOptions) {
@@ -164,6 +166,7 @@ export class OwnAvatars {
       this.entries.set(key, entry);
       this.changed(m);
       await this.store.saveManifest(m);
+      this.unlisted.add(m);
       void this.observe(m, true);
       return { done: this.queuePreparation(entry, false) };
     } finally {
@@ -319,8 +322,11 @@ export class OwnAvatars {
         consentId = (await records.checkConsent(m.consent_token, m.sha256)) === "ok" ? m.consent_token : null;
       }
       const owner = this.opts.ownerOf ? await this.opts.ownerOf(m.owner) : undefined;
-      const r = await records.observe({ subject: m.owner, avatarId: m.avatar_id, ...(owner !== undefined ? { owner } : {}), name: m.name, sourceKind: m.source_kind, state: m.state, detail: m.detail, consentId, upload });
-      if (r === "erase_pending") log("warn", "observation not written: an erase order for this avatar is pending", { avatar: m.avatar_id });
+      // Until an upload is listed, an erase order for its id was made from the upload it replaced.
+      const replacesErased = this.unlisted.has(m);
+      const r = await records.observe({ subject: m.owner, avatarId: m.avatar_id, ...(owner !== undefined ? { owner } : {}), name: m.name, sourceKind: m.source_kind, state: m.state, detail: m.detail, consentId, upload: upload || replacesErased, replacesErased });
+      if (r === "written") this.unlisted.delete(m);
+      else log("warn", "observation not written: an erase order for this avatar is pending", { avatar: m.avatar_id });
     } catch (err) {
       log("error", "avatar observation not written", { avatar: m.avatar_id, error: String((err as Error)?.message ?? err) });
     }

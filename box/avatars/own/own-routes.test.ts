@@ -2,7 +2,7 @@
 // stand-in photo preparer so the rules are tested fast: ownership, delete, flags, the queue,
 // restart, erase orders and observations. The real preparer runs in own-avatars.int.test.ts.
 import { createClient } from "@libsql/client";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -294,5 +294,36 @@ describe("shared records: observations and erase orders", () => {
     expect(existsSync(join(dir, "box", "avatars", ownerDir(subj(A)), "obs"))).toBe(false);
     const order = (await client.execute("SELECT done_at, done_by FROM avatar_erase_orders")).rows[0];
     expect(order.done_at).not.toBeNull();
+  });
+
+  it("a re-upload under an erased id before the next start is listed, and that start keeps it", async () => {
+    const records = new SharedRecords(client, true, false);
+    const box = join(dir, "box-reupload");
+    const r = await rig(box, { records });
+    const row = async () => (await client.execute({ sql: "SELECT name, state FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] })).rows[0];
+    const until = async (what: string, ok: () => Promise<boolean>) => {
+      for (const deadline = Date.now() + 10_000; !(await ok()); await new Promise((res) => setTimeout(res, 20))) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    };
+    expect((await upload(r, A, [["file", [JPG, "again.jpg"]]])).status).toBe(200);
+    await r.own.queue.idle();
+    await until("the first observation", async () => (await row())?.state === "ready");
+    const clips = join(box, "avatars", ownerDir(subj(A)), "again", "clips");
+    mkdirSync(clips);
+    writeFileSync(join(clips, "clip-happy.mp4"), "the old face's clip");
+    // The portal's erasure (DELETE /auth/avatars/again): one order from the listed row, the row goes.
+    await client.batch([
+      { sql: "INSERT OR IGNORE INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) SELECT subject, avatar_id, owner, 5 FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] },
+      { sql: "DELETE FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] },
+    ]);
+    // The same file name again, before the box restarts: a new avatar under the erased id.
+    expect((await upload(r, A, [["file", [JPG, "again.jpg"]], ["tones", "neutral"]])).status).toBe(200);
+    await r.own.queue.idle();
+    await until("the new upload to be listed", async () => (await row())?.state === "ready");
+    expect(existsSync(clips)).toBe(false); // nothing of the erased face is left for its order
+    const orders = (await client.execute({ sql: "SELECT done_at FROM avatar_erase_orders WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] })).rows;
+    expect(orders.map((o) => o.done_at !== null)).toEqual([true]);
+    const after = await rig(box, { records });
+    expect(after.own.get(subj(A), "again")?.manifest).toMatchObject({ state: "ready", tones: ["neutral"] });
+    expect(await row()).toMatchObject({ state: "ready" });
   });
 });

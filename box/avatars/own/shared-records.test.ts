@@ -178,6 +178,22 @@ describe("erase orders (the portal orders, a box drains at boot)", () => {
     expect(await records.observe(alice())).toBe("written");
   });
 
+  it("an upload that replaced the erased avatar's files is written at once: the order made from the old row is done", async () => {
+    const { portal, records } = await sharedSetup();
+    await records.observe(alice());
+    await portal.delete(avatarObservations);
+    await portal.insert(avatarEraseOrders).values({ subject: "owner:alice@example.test", avatarId: "alice", owner: "alice@example.test", orderedAt: 1000 });
+    expect(await records.erasePending("owner:alice@example.test", "alice")).toBe(true);
+    expect(await records.erasePending("owner:bob@example.test", "alice")).toBe(false);
+    // Any other observation still waits for the drain.
+    expect(await records.observe(alice({ state: "ready", upload: false }))).toBe("erase_pending");
+    expect(await records.observe(alice({ name: "again.png", replacesErased: true }))).toBe("written");
+    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({ name: "again.png", state: "preparing", visibility: "private" });
+    expect(await records.erasePending("owner:alice@example.test", "alice")).toBe(false);
+    expect(await records.pendingEraseOrders()).toEqual([]);
+    expect((await portal.select().from(avatarEraseOrders))[0]).toMatchObject({ doneAt: 1000, doneBy: "eu-west-1 vol-1" });
+  });
+
   it("an erase that fails leaves its order pending for the next boot and the rest still drain", async () => {
     const { portal, records } = await sharedSetup();
     await portal.insert(avatarEraseOrders).values([

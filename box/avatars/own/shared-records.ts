@@ -36,6 +36,12 @@ export interface AvatarObservation {
   consentId?: string | null;
   /** New bytes under this id (first upload or an overwrite): the row goes back to `private`. */
   upload?: boolean;
+  /**
+   * This upload replaced every file of the avatar on the volume and has never been listed. A
+   * pending erase order was then made from the row of what it replaced (the portal orders only
+   * from a listed row), and that is gone: the order is marked done and the row written.
+   */
+  replacesErased?: boolean;
 }
 
 /** `erase_pending`: the portal erased this avatar and the order is not drained yet; nothing written. */
@@ -106,9 +112,19 @@ export class SharedRecords {
   /**
    * Upsert what this box sees of an avatar. Keeps `created_at`, `name` and (unless `upload`) the
    * portal's `visibility`. Writes nothing while an erase order for it is pending, so a running box
-   * cannot bring back a library row the portal just erased; drain the order first.
+   * cannot bring back a library row the portal just erased; drain the order first (or observe the
+   * upload that replaced the erased files with `replacesErased`).
    */
   async observe(o: AvatarObservation): Promise<ObserveResult> {
+    for (let attempt = 0; ; attempt++) {
+      if ((await this.upsert(o)) > 0) return "written";
+      // Bounded: a new order needs a listed row, and this avatar has none until an upsert lands.
+      if (!o.replacesErased || attempt >= 2) return "erase_pending";
+      await this.markEraseDoneFor(o.subject, o.avatarId);
+    }
+  }
+
+  private async upsert(o: AvatarObservation): Promise<number> {
     const at = this.now();
     const owner = o.owner !== undefined ? o.owner : ownerEmailOf(o.subject);
     // One statement: the erase-order check and the upsert cannot be split by a portal write.
@@ -126,7 +142,16 @@ export class SharedRecords {
           detail = excluded.detail, consent_id = excluded.consent_id, updated_at = excluded.updated_at,
           visibility = CASE WHEN ${o.upload ? 1 : 0} THEN 'private' ELSE visibility END`),
     );
-    return result.rowsAffected > 0 ? "written" : "erase_pending";
+    return result.rowsAffected;
+  }
+
+  /** Whether an erase order for this avatar waits to be drained: nothing of it may be archived. */
+  async erasePending(subject: string, avatarId: string): Promise<boolean> {
+    const t = avatarEraseOrders;
+    const rows = await guard("read erase orders", () =>
+      this.db.select({ id: t.id }).from(t).where(and(eq(t.subject, subject), eq(t.avatarId, avatarId), isNull(t.doneAt))).limit(1),
+    );
+    return rows.length > 0;
   }
 
   /** Erase orders no box has drained yet, oldest first. */
@@ -148,6 +173,15 @@ export class SharedRecords {
       this.db.update(t).set({ doneAt: this.now(), doneBy: by }).where(and(eq(t.id, order.id), isNull(t.doneAt))).run(),
     );
     return result.rowsAffected > 0;
+  }
+
+  /** Marks this avatar's pending orders done (its files are gone from this volume); how many. */
+  private async markEraseDoneFor(subject: string, avatarId: string): Promise<number> {
+    const t = avatarEraseOrders;
+    const result = await guard("mark an erase order done", () =>
+      this.db.update(t).set({ doneAt: this.now(), doneBy: this.identity }).where(and(eq(t.subject, subject), eq(t.avatarId, avatarId), isNull(t.doneAt))).run(),
+    );
+    return result.rowsAffected;
   }
 
   /** Closes the shared database's client; box.db's client belongs to its opener. */

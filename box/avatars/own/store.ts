@@ -9,6 +9,7 @@
 //     loop-<tone>.i420 + .json        the loop cut from `take__<tone>` footage
 //     preview.png                     the neutral still
 //     takes/<tone>__<n>.<ext>         tone footage of a video upload
+//     clips/                          idle clips and their journal (box/avatars/clips/)
 // Every write goes to a temp name in the same folder, then rename(2); every path is built from a
 // safe id and checked to stay inside the avatars folder.
 import { createHash, randomBytes } from "node:crypto";
@@ -70,13 +71,15 @@ export class OwnAvatarStore {
 
   /**
    * Moves a checked upload into the avatar's folder, replacing an earlier upload of the same id:
-   * the old prepared face, preview and takes go first, so nothing of the old face is taken for the new.
+   * the old prepared face, preview, takes and clips go first, so nothing of the old face is taken
+   * for the new, and nothing of it is left for an erase order made from the old one.
    */
   async install(owner: string, id: string, staged: { source: string; sourceExt: string; takes: { from: string; name: string }[] }, sha: string): Promise<void> {
     const dir = this.dirOf(owner, id);
     await mkdir(dir, { recursive: true });
     await this.clearPrepared(owner, id);
     await rm(join(dir, "takes"), { recursive: true, force: true });
+    await rm(join(dir, "clips"), { recursive: true, force: true });
     for (const f of await readdir(dir)) if (f.startsWith("source.")) await rm(join(dir, f), { force: true });
     await rename(staged.source, join(dir, `source.${staged.sourceExt}`));
     await this.writeAtomic(join(dir, "source.sha256"), `${sha}  source.${staged.sourceExt}\n`);
