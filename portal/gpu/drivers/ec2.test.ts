@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestPortal, type TestPortal } from "../../testing/test-portal.ts";
 import { FakeEc2Server } from "../../testing/fake-ec2.ts";
+import { gpuRequest, testEc2Driver } from "../../testing/ec2-portal.ts";
 import { DEPLOYMENT_TAG_KEY, Ec2GpuDriver } from "./ec2.ts";
 
 let ec2: FakeEc2Server;
@@ -15,18 +16,7 @@ let clock = Date.now();
 
 beforeAll(async () => {
   ec2 = await FakeEc2Server.start();
-  driver = new Ec2GpuDriver({
-    regions: [
-      { id: "ap-southeast-2", label: "Sydney", dataResident: true, canServe: true, smokeTest: false, types: ["g5.xlarge", "g6.xlarge"], ownerTypes: ["g6e.2xlarge"] },
-      { id: "us-east-1", label: "N. Virginia", dataResident: false, canServe: false, smokeTest: true, types: ["g5.xlarge"], ownerTypes: [] },
-    ],
-    imageIds: { "ap-southeast-2": "ami-0123456789abcdef0", "us-east-1": "ami-0fedcba9876543210" },
-    deploymentTag: "test-deployment",
-    userData: "#!/bin/bash\necho box\n",
-    endpoint: ec2.endpoint,
-    credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" },
-    maxAttempts: 1,
-  });
+  driver = testEc2Driver(ec2);
   portal = await createTestPortal({
     gpu: driver,
     adminEmails: ["admin@example.com"],
@@ -53,12 +43,7 @@ beforeEach(async () => {
   ec2.calls.length = 0;
 });
 
-const gpu = async (cookie: string, verb: string, body?: unknown) =>
-  portal.app.request(`/auth/gpu/${verb}`, {
-    method: verb === "status" || verb === "diagnostics" ? "GET" : "POST",
-    headers: { cookie, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const gpu = (cookie: string, verb: string, body?: unknown) => gpuRequest(portal.app, cookie, verb, body);
 const actions = () => ec2.calls.map((c) => c.action).filter((a) => a !== "DescribeInstances");
 
 describe("ec2 driver", () => {
