@@ -1,11 +1,11 @@
 // One box per deployment when separate portal processes (a Bun one and a Deno one, each with its
 // own database connection and EC2 client) launch at once on the same libSQL file, against one EC2
 // (a local server speaking the EC2 Query API).
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DENO_BIN, DENO_ENV, denoPortalArgs } from "../deno/command.ts";
 import { FakeEc2Server } from "../testing/fake-ec2.ts";
 import { gpuRequest, testEc2Driver } from "../testing/ec2-portal.ts";
+import { racer } from "../testing/racer.ts";
 import { createTestDb, createTestPortal, TEST_SECRET, type TestPortal } from "../testing/test-portal.ts";
 
 let ec2: FakeEc2Server;
@@ -19,35 +19,17 @@ afterAll(async () => {
   await ec2?.close();
 });
 
-function racer(command: string, args: string[], env: Record<string, string> = {}) {
-  const p = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
-  let out = "";
-  const ready = new Promise<void>((resolve) => p.stdout.on("data", (d) => (out += d) && out.startsWith("ready\n") && resolve()));
-  // "close", not "exit": it comes after the racer's stdout is read to its end.
-  const done = new Promise<number[]>((resolve, reject) =>
-    p.on("close", (code) => {
-      try {
-        if (code !== 0) throw new Error(`exit ${code}`);
-        resolve(JSON.parse(out.slice("ready\n".length)));
-      } catch (err) {
-        reject(new Error(`racer failed (${(err as Error).message}): ${JSON.stringify(out)}`));
-      }
-    }),
-  );
-  return { p, ready, done };
-}
-
 describe("the launch lease across processes", () => {
   it("lets exactly one of two portal processes (Bun and Deno) launch, and both see that box", async () => {
     const admin = await portal.signIn("admin@example.com");
     const argv = [portal.dbUrl, admin, "3", TEST_SECRET, ec2.endpoint];
     const racers = [
-      racer("node_modules/.bin/bun", ["portal/testing/race-launch.ts", ...argv]),
+      racer("node_modules/.bin/bun", ["portal/testing/race-launch.ts", ...argv], {}),
       racer(DENO_BIN, [...denoPortalArgs("local", "portal/testing/race-launch.ts"), ...argv], { ...DENO_ENV }),
     ];
     // Every racer has its own connection open before any of them starts.
     await Promise.all(racers.map((r) => r.ready));
-    for (const r of racers) r.p.stdin.write("go\n");
+    for (const r of racers) r.go();
     const statuses = (await Promise.all(racers.map((r) => r.done))).flat();
     expect(statuses.sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const live = [...ec2.instances.values()].filter((i) => i.state !== "terminated");
