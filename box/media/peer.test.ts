@@ -1,4 +1,5 @@
 import { readdirSync } from "node:fs";
+import os from "node:os";
 import wrtc from "@roamhq/wrtc";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ApiError } from "../../shared/errors/api-error.ts";
@@ -33,6 +34,31 @@ describe("createAnswerPeer", () => {
     expect(openFds()).toBeGreaterThan(before);
     peer.close();
     await waitFor(() => openFds() <= before, 5_000, "the peer's sockets were closed");
+  });
+
+  test("loopback-only: every candidate in the answer is 127.0.0.1 and every ICE socket listens on loopback only", async () => {
+    // A machine with a routable address (an aiortc client was offered this box's 192.0.2.x):
+    // werift reads the host's interfaces when it gathers, so one is added here in case this
+    // machine has only loopback.
+    const real = os.networkInterfaces;
+    const fake = { family: "IPv4", internal: false, address: "192.0.2.77", netmask: "255.255.255.0", mac: "02:00:00:00:00:01", cidr: "192.0.2.77/24" } as const;
+    os.networkInterfaces = () => ({ ...real(), test0: [fake] });
+    let peer: Awaited<ReturnType<typeof createAnswerPeer>> | null = null;
+    try {
+      peer = await createAnswerPeer({ sdp: offer, type: "offer" }, { loopbackOnly: true });
+    } finally {
+      os.networkInterfaces = real;
+    }
+    try {
+      const candidates = peer.answer.sdp.split(/\r?\n/).filter((l) => l.startsWith("a=candidate:"));
+      expect(candidates.length, "the answer carries candidates").toBeGreaterThan(0);
+      for (const line of candidates) expect(line, "a loopback host candidate").toMatch(/^a=candidate:\S+ \d+ udp \d+ 127\.0\.0\.1 \d+ typ host( |$)/);
+      const bound = peer.pc.iceTransports.flatMap((t) => (t.connection as unknown as { protocols: { transport: { socket: { address(): { address: string } } } }[] }).protocols);
+      expect(bound.length).toBeGreaterThan(0);
+      for (const p of bound) expect(p.transport.socket.address().address, "the socket is bound to loopback").toBe("127.0.0.1");
+    } finally {
+      peer.close();
+    }
   });
 
   const malformed: [string, () => unknown][] = [

@@ -3,6 +3,7 @@
 import type { CandidatePair, MediaStreamTrack, RTCDtlsTransport, RTCIceServer, RTCPeerConnection } from "werift";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { keepEarlyDtls } from "./early-dtls.ts";
+import { sayGoodbye } from "./goodbye.ts";
 import { werift } from "./werift.ts"; // werift with correct sender-report clocks (see there)
 
 const { MediaStream, useOPUS, useVP8 } = werift;
@@ -67,8 +68,12 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
     iceUseIpv6: false,
     ...(loopback
       ? {
-          // Loopback is not gathered by default, and filtering the SDP alone was not enough.
+          // werift gathers every host address it finds (an aiortc client was offered this
+          // machine's 192.0.2.x too) and never loopback. So: no host addresses, loopback added,
+          // every ICE socket bound to loopback, and only loopback pairs checked.
+          iceUseIpv4: false,
           iceAdditionalHostAddresses: ["127.0.0.1"],
+          iceInterfaceAddresses: { udp4: "127.0.0.1" },
           iceFilterCandidatePair: (pair: CandidatePair) => pair.localCandidate.host === "127.0.0.1",
         }
       : {}),
@@ -78,8 +83,15 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
   const close = (): void => {
     if (closed) return;
     closed = true;
+    // A client still there is told at once (RTCP BYE, DTLS close_notify), not by ICE consent
+    // ~30 s later; one that already left or failed needs no word. The sockets close once the
+    // goodbye is on the wire (one turn of the event loop), the peer counts as closed now.
+    const goodbye = life.over ? Promise.resolve() : sayGoodbye(pc);
     life.end("closed");
-    void pc.close().catch(() => {});
+    void goodbye
+      .then(() => new Promise((r) => setImmediate(r)))
+      .then(() => pc.close())
+      .catch(() => {});
   };
   try {
     const video = new werift.MediaStreamTrack({ kind: "video" });
@@ -150,5 +162,14 @@ function watchLife(pc: RTCPeerConnection) {
   const watchDtls = (transports: readonly RTCDtlsTransport[]): void => {
     for (const t of transports) t.onStateChange.subscribe((state) => (state === "closed" || state === "failed") && end(state));
   };
-  return { connected, ended, end, watchDtls };
+  return {
+    connected,
+    ended,
+    end,
+    watchDtls,
+    /** Whether the peer already ended (failed, or closed by either side). */
+    get over(): boolean {
+      return done;
+    },
+  };
 }

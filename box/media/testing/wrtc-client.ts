@@ -94,6 +94,11 @@ export class WrtcClient {
     return offsets;
   }
 
+  /** The state of the client's DTLS transport ("closed" once the box said close_notify). */
+  get dtlsState(): string {
+    return this.pc.getReceivers()[0]?.transport?.state ?? "new";
+  }
+
   close(): void {
     for (const sink of this.sinks) sink.stop();
     this.pc.close();
