@@ -73,6 +73,10 @@ export interface LiveMediaEvents {
   playing: { muted: boolean };
   /** The browser refused to start playback (sound) without a click: call resumeMedia() from one. */
   autoplay_blocked: { message: string; videoPlaying: boolean };
+  /**
+   * `pc.connectionState` as it changes, and `closed` when the box ended the session (its DTLS
+   * close_notify closes the transport at once while `connectionState` stays "connected").
+   */
   connection_state: { state: string };
   timing: TimingMark;
 }
@@ -97,7 +101,10 @@ export class LiveMedia {
     handlers?: Handlers<LiveMediaEvents>,
   ) {
     if (handlers) this.emitter.on(handlers);
-    pc.addEventListener("track", (e) => this.attach(e as RTCTrackEvent));
+    pc.addEventListener("track", (e) => {
+      this.attach(e as RTCTrackEvent);
+      this.watchTransport((e as RTCTrackEvent).receiver?.transport ?? null);
+    });
     pc.addEventListener("connectionstatechange", () => {
       this.emitter.emit("connection_state", { state: pc.connectionState });
       if (pc.connectionState === "connected") this.mark("media_connected");
@@ -162,6 +169,29 @@ export class LiveMedia {
       }
     }, 50);
     (this.statsTimer as { unref?: () => void }).unref?.();
+  }
+
+  private readonly watched = new Set<RTCDtlsTransport>();
+  private endedByBox = false;
+
+  /**
+   * The box's goodbye (a DTLS close_notify) closes the transport: said once, unless we closed it.
+   * Browsers fire `statechange`; libwebrtc in Node only updates `state`, so it is also looked at
+   * once a second.
+   */
+  private watchTransport(t: RTCDtlsTransport | null): void {
+    if (!t || this.watched.has(t)) return;
+    this.watched.add(t);
+    const look = () => {
+      if (this.closed || this.endedByBox) return void clearInterval(poll);
+      if (t.state !== "closed") return;
+      this.endedByBox = true;
+      clearInterval(poll);
+      this.emitter.emit("connection_state", { state: "closed" });
+    };
+    const poll = setInterval(look, 1000);
+    (poll as { unref?: () => void }).unref?.();
+    if (typeof t.addEventListener === "function") t.addEventListener("statechange", look);
   }
 
   private attach(e: RTCTrackEvent): void {

@@ -237,6 +237,23 @@ describe("live media and the voice socket (real box, @roamhq/wrtc)", () => {
     await media.disconnect();
   });
 
+  it("a call the box ends (another connect takes its place) reports connection_state closed at once", async () => {
+    const states: string[] = [];
+    const first = await client.connect({ on: { connection_state: ({ state }) => states.push(state) } });
+    while (!states.includes("connected")) await sleep(20);
+    const second = await client.connect();
+    try {
+      // The box's close_notify closes the first call's DTLS transport (ICE consent would take ~30 s).
+      for (let i = 0; i < 250 && !states.includes("closed"); i++) await sleep(20);
+
+      expect(states).toContain("closed");
+      expect(states.filter((s) => s === "closed")).toHaveLength(1);
+    } finally {
+      first.close();
+      await second.disconnect();
+    }
+  });
+
   it("POST /offer: a one-shot session's answer shape", async () => {
     const pc = new Peer();
     pc.addTransceiver("video", { direction: "recvonly" });

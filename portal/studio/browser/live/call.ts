@@ -130,6 +130,10 @@ export class Call {
           if (s === "failed" && this.media === media) {
             this.drop();
             this.hooks.problem(new Error("The live connection failed (the network between this browser and the box). Press Start call to try again."));
+          } else if (s === "closed" && this.media === media) {
+            // The box said goodbye: another call took its place, or the session ended on the box.
+            this.drop();
+            this.hooks.problem(new Error("The box ended this call (another call took its place, or the session ended). Press Start call to go live again."));
           }
         },
       });
