@@ -1,4 +1,6 @@
 // Speaks a turn's clauses into the live session in order, and tells which were actually said.
+// A streaming voice is heard from its first audio; the next clause is asked for once the one
+// before has all arrived (one provider request at a time).
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
@@ -19,7 +21,7 @@ export class LiveSpeech {
     private readonly speaker: Speaker,
     private readonly pick: VoicePick,
     private readonly correlationId?: string,
-    /** Aborted when the turn is interrupted: clauses still being synthesised are dropped. */
+    /** Aborted when the turn is interrupted: clauses still being synthesised are dropped, their streams closed. */
     private readonly signal?: AbortSignal,
     /** A speculative turn: clauses are synthesised now but go into the session only once confirmed. */
     private readonly gate?: ConfirmGate,
@@ -39,15 +41,16 @@ export class LiveSpeech {
     this.chain = this.chain.then(() => new Promise<void>((r) => setTimeout(r, 1))).then(async () => {
       if (this.session.isClosed || this.signal?.aborted) return;
       try {
-        const u = await this.speaker.utterance(text, tone, this.pick);
-        // Prepared early: it waits here (and the clauses after it queue behind) until confirmed.
+        const g = await this.speaker.live(text, tone, this.pick, this.signal);
+        // Prepared early: it goes on arriving here (and the clauses after it wait) until confirmed.
         if (this.gate && !(await this.gate.decided)) return;
         if (this.signal?.aborted || this.session.isClosed) return;
-        const s = this.session.say({ ...u, correlationId: this.correlationId });
+        const s = this.session.sayStream(g, this.correlationId);
         this.scheduled.set(s.id, text);
         this.lastId = s.id;
+        await g.finished;
       } catch (err) {
-        console.error(JSON.stringify({ level: "error", msg: "clause not spoken", error: (err as Error).message }));
+        if (!this.signal?.aborted) console.error(JSON.stringify({ level: "error", msg: "clause not spoken", error: (err as Error).message }));
       }
     });
   }

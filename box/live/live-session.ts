@@ -15,6 +15,7 @@ import type { ResolvedAvatar } from "../avatars/registry.ts";
 import { IdleAnimator } from "./idle-animator.ts";
 import { LoopPlayer, blendInto } from "./loop-player.ts";
 import { SpeechTimeline, type Scheduled, type UtteranceInput } from "./speech-timeline.ts";
+import type { GrowingUtterance } from "./growing-utterance.ts";
 import type { ClientContext } from "./client-context.ts";
 import type { SessionExpiry } from "./session-end.ts";
 
@@ -68,6 +69,8 @@ export class LiveSession {
   private activeAt = this.startedAt;
   /** Interrupts so far: a producer still synthesising (a talk) stops queueing when this moves. */
   interruptions = 0;
+  /** Aborted by the next interrupt (or the end): a voice stream started now stops with it. */
+  private interrupting = new AbortController();
   /** Set when an idle window or a ceiling ended the session (sockets report it); null otherwise. */
   expiry: SessionExpiry | null = null;
 
@@ -111,12 +114,22 @@ export class LiveSession {
     return { session, answer: peer.answer };
   }
 
+  /**
+   * A session with no peer whose frames the caller asks for in order, as the media clock does
+   * (tests and benchmarks of the schedule: the frames are the ones a client would be sent).
+   */
+  static detached(avatar: ResolvedAvatar, clientContext: ClientContext, options: LiveSessionOptions): { session: LiveSession; frame: (i: number) => SourceFrame } {
+    const session = new LiveSession(avatar, clientContext, options);
+    session.pump();
+    return { session, frame: (i) => session.frameAt(i) };
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
 
   get speaking(): boolean {
-    return this.timeline.held || this.playing !== null || this.timeline.endFrame > this.emitted + 1;
+    return this.timeline.paused || this.playing !== null || this.timeline.endFrame > this.emitted + 1;
   }
 
   /** The variant on screen now (tone of the utterance playing, else the session's). */
@@ -177,6 +190,39 @@ export class LiveSession {
     return s;
   }
 
+  /** Aborted at the next interrupt or when the session ends: pass it to a voice stream started now. */
+  get interruptSignal(): AbortSignal {
+    return this.interrupting.signal;
+  }
+
+  /**
+   * Queues a clause that is still arriving from a streaming voice engine: its first frames play
+   * while the rest comes; if the stream falls behind the clock the avatar waits (silent, mouth at
+   * rest) and goes on with the very next frame when it arrives.
+   */
+  sayStream(g: GrowingUtterance, correlationId?: string): Scheduled {
+    this.touch();
+    const s = this.timeline.enqueue({ ...g.snapshot(), correlationId }, this.emitted + 1, !g.done);
+    if (s.startFrame < this.renderNext) this.invalidateFrom(s.startFrame);
+    if (g.done) return s;
+    const off = g.onGrow(() => {
+      if (this.closed) return off();
+      this.grew(s.id, g);
+      if (g.done) off();
+    });
+    return s;
+  }
+
+  private grew(id: number, g: GrowingUtterance): void {
+    const from = this.timeline.grow(id, g.snapshot(), g.done);
+    if (from === null) return;
+    const next = this.emitted + 1;
+    if (this.timeline.canResume) {
+      this.timeline.resume(next);
+      this.invalidateFrom(next);
+    } else if (from < this.renderNext) this.invalidateFrom(from);
+  }
+
   /**
    * Barge-in step one: speech pauses at the next frame (silence, a resting face); the queue and
    * the utterance playing are kept, so `releaseSpeech` goes on from that frame. False when
@@ -205,8 +251,10 @@ export class LiveSession {
   /** Stops speech at the next frame and drops the queue (a held utterance is cut where it paused). */
   interrupt(): Scheduled[] {
     this.interruptions++;
+    this.interrupting.abort(new Error("interrupted"));
+    this.interrupting = new AbortController();
     const at = this.emitted + 1;
-    const wasHeld = this.timeline.held;
+    const wasHeld = this.timeline.paused;
     const cut = this.timeline.interrupt(at);
     // Held, the clock moved on without it: it ends now, as cut.
     if (wasHeld && this.playing) {
@@ -226,6 +274,7 @@ export class LiveSession {
     if (this.closed) return;
     this.closed = true;
     this.expiry = expiry;
+    this.interrupting.abort(new Error("the live session ended"));
     this.media?.close();
     if (this.playing) this.emit({ kind: "end", utterance: this.playing, interrupted: true });
     this.playing = null;
@@ -267,8 +316,11 @@ export class LiveSession {
       this.lastOwned = true;
       this.rendered.delete(i);
     }
-    // Held: the utterance playing stays the one playing (no end, no new start) until released.
-    if (!this.timeline.held) this.track(i);
+    // A stream behind the clock: the avatar waits here (silent, at rest) until its next frame arrives.
+    const starved = this.timeline.paused ? null : this.timeline.starvedAt(i);
+    if (starved) this.timeline.stall(i, starved);
+    // Held or waiting: the utterance playing stays the one playing (no end, no new start).
+    if (!this.timeline.paused) this.track(i);
     const pcm = this.timeline.at(i) ? this.timeline.audioAt(i) : this.silence;
     this.lastPcm = pcm;
     this.pump();
@@ -323,7 +375,7 @@ export class LiveSession {
       await renderer.render(this.avatar.face, params, buf);
       return;
     }
-    const faces = this.loops.faces(frame, frames, this.timeline.at(frame)?.tone ?? this.avatar.tone);
+    const faces = this.loops.faces(frame, frames, this.toneAt(frame));
     await renderer.render(faces.face, params, buf);
     if (faces.from) {
       const other = (this.fadeBuf ??= new Uint8Array(buf.length));
@@ -332,9 +384,15 @@ export class LiveSession {
     }
   }
 
+  /** The tone speaking at `frame`; while waiting for a stream, the tone of the one awaited. */
+  private toneAt(frame: number): Tone {
+    const s = this.timeline.at(frame) ?? this.timeline.waitingFor ?? this.timeline.starvedAt(frame);
+    return s?.tone ?? this.avatar.tone;
+  }
+
   private paramsFor(frame: number): FrameParams {
     const s = this.timeline.at(frame);
-    const tone: Tone = s?.tone ?? this.avatar.tone;
+    const tone: Tone = this.toneAt(frame);
     const frames = this.avatar.frames;
     // A tone filmed in its own take already wears its expression.
     const target = restFrame(frames?.takes[tone] ? "neutral" : tone);

@@ -119,18 +119,29 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const voice = optionalString(body, "voice");
         const splitter = new ClauseSplitter();
         const clauses = [...splitter.push(text), ...splitter.flush()];
-        const speak = (clause: string) => d.speaker.utterance(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice });
         // Talks queue in the order they arrived, clauses whole: one talk's clauses never interleave another's.
         const asked = session.interruptions;
+        // An interrupt (or barge-in) after the talk was asked for aborts the voice stream speaking it.
+        const signal = session.interruptSignal;
+        const speak = (clause: string) => d.speaker.live(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice }, signal);
         const turn = (talking.get(session) ?? Promise.resolve()).then(async () => {
-          // The first clause plays as soon as it is spoken (a bad voice refuses the talk here, before
-          // any sound); each later one is queued behind it as it is ready. An engine that fails
-          // mid-talk answers 502, and the clauses already queued play. An interrupt (or barge-in)
-          // after the talk was asked for stops the clauses not queued yet.
+          // Each clause plays from its first audio while the rest still streams in (a bad voice
+          // refuses the talk here, before any sound); the next is asked for once it has all arrived.
+          // An engine that fails mid-talk answers 502, and what was queued plays (a stream cut
+          // mid-clause ends that clause where it broke). An interrupt stops the clauses not queued yet.
           for (const clause of clauses) {
-            const u = await speak(clause);
+            let g;
+            try {
+              g = await speak(clause);
+            } catch (err) {
+              if (session.interruptions !== asked) return;
+              throw err;
+            }
             if (session.interruptions !== asked) return;
-            session.say(u);
+            session.sayStream(g);
+            await g.finished;
+            if (session.interruptions !== asked) return;
+            if (g.failure) throw new ApiError(502, "tts_failed", `The voice engine failed mid-sentence: ${g.failure.message}`);
           }
         });
         const settled = turn.catch(() => undefined);

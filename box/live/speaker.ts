@@ -1,14 +1,16 @@
 // Implements: text → utterance for the live session (POST /api/talk and the turn engine):
-// synthesis, 48 kHz audio for Opus, and the mouth track (phoneme timings, else the audio).
+// synthesis, 48 kHz audio for Opus, and the mouth track (phoneme timings, else the audio). An
+// engine that streams is heard as it arrives (`live`): the clause grows on the timeline.
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
-import type { Utterance } from "../voice/engine.ts";
+import type { Utterance, UtteranceChunk } from "../voice/engine.ts";
 import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../voice/accounts.ts";
 import { to48k, resample } from "../voice/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import type { WordPhonemizer } from "../lipsync/word-visemes.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
 import type { UtteranceInput } from "./speech-timeline.ts";
+import { GrowingUtterance } from "./growing-utterance.ts";
 import { isOutage, type CallOutcome } from "../readiness/upstream-health.ts";
 
 export class Speaker {
@@ -55,6 +57,83 @@ export class Speaker {
     const u = this.phonemizer ? await this.phonemizer.withPhonemes(said) : said;
     const { track } = mouthTrackForUtterance(u, this.fps);
     return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: track };
+  }
+
+  /**
+   * One clause for the live stream, as the engine sends it: resolves at its first audio (a refusal
+   * before any sound rejects as `synthesize` does) and goes on growing in the background. A stream
+   * cut later keeps what arrived (`failure` says why); aborting `signal` stops the provider's
+   * request at once. Engines that do not stream answer the whole clause, already done.
+   */
+  async live(text: string, tone: Tone, pick: VoicePick, signal?: AbortSignal): Promise<GrowingUtterance> {
+    if (!this.accounts || !this.available) throw new ApiError(503, "tts_not_configured", "Text to speech is not configured on this box.");
+    let route = await this.accounts.route(pick);
+    if (!route.engine.stream) return GrowingUtterance.whole(await this.utterance(text, tone, pick), this.fps);
+    try {
+      const g = await this.open(route, text, tone, signal);
+      this.accounts.succeeded(route, pick.subject);
+      return g;
+    } catch (err) {
+      if (signal?.aborted || route.origin !== "user" || !accountProblem(err)) throw this.refusal(err, route);
+      route = this.accounts.failed(route, err, pick.subject);
+      try {
+        if (!route.engine.stream) return GrowingUtterance.whole(await this.wholeOn(route, text, tone), this.fps);
+        return await this.open(route, text, tone, signal);
+      } catch (again) {
+        throw this.refusal(again, route);
+      }
+    }
+  }
+
+  private async wholeOn(route: VoiceRoute, text: string, tone: Tone): Promise<UtteranceInput> {
+    const said = await this.speak(route, text);
+    const u = this.phonemizer ? await this.phonemizer.withPhonemes(said) : said;
+    return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: mouthTrackForUtterance(u, this.fps).track };
+  }
+
+  /** Starts the stream and waits for its first audio; the rest is read in the background. */
+  private async open(route: VoiceRoute, text: string, tone: Tone, signal?: AbortSignal): Promise<GrowingUtterance> {
+    const onBoot = route.origin === "box" && route.engine === this.accounts!.bootEngine;
+    const chunks = route.engine.stream!(text, { voice: route.voice, signal })[Symbol.asyncIterator]();
+    const g = new GrowingUtterance(text, tone, this.fps);
+    try {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) throw new Error("the stream ended without any audio");
+        await this.take(g, next.value);
+        if (g.audible) break;
+      }
+      if (onBoot) this.health?.succeeded();
+    } catch (err) {
+      if (onBoot && isOutage(err)) this.health?.failed(err);
+      await chunks.return?.().catch(() => undefined);
+      throw err;
+    }
+    void this.drain(g, chunks, route, signal);
+    return g;
+  }
+
+  private async drain(g: GrowingUtterance, chunks: AsyncIterator<UtteranceChunk>, route: VoiceRoute, signal?: AbortSignal): Promise<void> {
+    try {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) break;
+        await this.take(g, next.value);
+      }
+      g.end();
+    } catch (err) {
+      const why = err instanceof Error ? err : new Error(String(err));
+      // Interrupted: silent by design. Otherwise the clause ends where the stream broke.
+      if (!signal?.aborted) console.error(JSON.stringify({ level: "error", msg: "voice stream cut", engine: route.label, error: why.message }));
+      g.end(why);
+    }
+  }
+
+  /** A chunk into the clause: its word timings become phonemes (when they can) for the mouth. */
+  private async take(g: GrowingUtterance, c: UtteranceChunk): Promise<void> {
+    let phonemes = c.phonemes ?? [];
+    if (phonemes.length === 0 && c.words?.length && this.phonemizer) phonemes = (await this.phonemizer.fromWords(c.words).catch(() => null)) ?? [];
+    g.push(c.pcm, c.sampleRate, phonemes);
   }
 
   private async speak(route: VoiceRoute, text: string): Promise<Utterance> {

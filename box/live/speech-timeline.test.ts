@@ -85,3 +85,38 @@ describe("SpeechTimeline", () => {
     expect(t.release(9)).toBe(0);
   });
 });
+
+describe("SpeechTimeline with an open utterance (a voice still streaming)", () => {
+  it("plays what arrived, stalls past it (nothing after it plays), and goes on from the very next frame", () => {
+    const t = new SpeechTimeline(4);
+    const ramp = (frames: number, from: number, text: string): UtteranceInput => ({ ...utt(frames, 0, text), pcm48k: Int16Array.from({ length: frames * 4 }, (_, i) => from + i) });
+    const whole = ramp(6, 1, "a");
+    const a = t.enqueue({ ...whole, pcm48k: whole.pcm48k.subarray(0, 8), mouth: whole.mouth.slice(0, 2) }, 0, true);
+    const b = t.enqueue(ramp(1, 100, "b"), 0);
+    expect(b.startFrame).toBe(2);
+    const out: number[] = [];
+    for (let f = 0; f < 2; f++) out.push(...t.audioAt(f));
+    expect(t.at(2)).toBeNull(); // not arrived: "b" waits behind it
+    expect(t.starvedAt(2)).toBe(a);
+    t.stall(2, a);
+    expect(t.paused && !t.held).toBe(true);
+    expect(t.canResume).toBe(false);
+    expect(t.grow(a.id, { ...whole, pcm48k: whole.pcm48k.subarray(0, 16), mouth: whole.mouth.slice(0, 4) }, false)).toBe(2);
+    expect(b.startFrame).toBe(4);
+    expect(t.canResume).toBe(true);
+    expect(t.resume(5)).toBe(3);
+    for (let f = 5; f < 7; f++) out.push(...t.audioAt(f));
+    t.grow(a.id, whole, true);
+    for (let f = 7; f < t.endFrame; f++) out.push(...t.audioAt(f));
+    expect(out).toEqual([...Array.from({ length: 24 }, (_, i) => i + 1), 100, 101, 102, 103]);
+  });
+
+  it("an interrupt closes an open utterance: what arrives after is not played", () => {
+    const t = new SpeechTimeline();
+    const a = t.enqueue(utt(2), 0, true);
+    t.interrupt(1);
+    expect(t.grow(a.id, utt(6), true)).toBeNull();
+    expect(t.at(1)).toBeNull();
+    expect(t.starvedAt(1)).toBeNull();
+  });
+});

@@ -4,20 +4,21 @@ import { describe, expect, test } from "vitest";
 import type { Principal } from "../auth/principal.ts";
 import { liveRoutes, type LiveRouteDeps } from "./routes.ts";
 import type { UtteranceInput } from "./speech-timeline.ts";
+import { GrowingUtterance } from "./growing-utterance.ts";
 
 const principal = { subject: "s", scope: "admin", digest: null, kind: "open", expiresAt: null } as unknown as Principal;
 
 function rig(delays: Record<string, number>, failOn?: string) {
   const said: string[] = [];
-  const session = { avatar: { tone: "neutral" }, interruptions: 0, say: (u: UtteranceInput) => said.push(u.text) };
+  const session = { avatar: { tone: "neutral" }, interruptions: 0, interruptSignal: new AbortController().signal, sayStream: (g: GrowingUtterance) => said.push(g.text) };
   const deps = {
     sessions: { live: () => session },
     speaker: {
       available: true,
-      utterance: async (text: string) => {
+      live: async (text: string) => {
         await new Promise((r) => setTimeout(r, delays[text] ?? 1));
         if (text === failOn) throw Object.assign(new Error("engine down"), { status: 502 });
-        return { text, tone: "neutral", pcm48k: new Int16Array(0), mouth: [] } as unknown as UtteranceInput;
+        return GrowingUtterance.whole({ text, tone: "neutral", pcm48k: new Int16Array(0), mouth: [] } as UtteranceInput);
       },
     },
   } as unknown as LiveRouteDeps;

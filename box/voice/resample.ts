@@ -23,6 +23,7 @@ interface FilterBank {
 }
 
 const banks = new Map<string, FilterBank>();
+const RESAMPLE_DEFAULTS: Required<ResampleOptions> = { zeroCrossings: 16, rolloff: 0.92, beta: 8 };
 
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
@@ -81,17 +82,24 @@ export function resampledLength(inputLength: number, from: number, to: number): 
 
 /** Pure: s16 mono at `from` Hz → s16 mono at `to` Hz. Samples beyond the ends count as silence. */
 export function resample(pcm: Int16Array, from: number, to: number, options: ResampleOptions = {}): Int16Array {
+  if (from === to && from > 0) return pcm.slice();
+  return resampleSpan(pcm, from, to, 0, resampledLength(pcm.length, from, to), options);
+}
+
+/**
+ * Output samples [start, end) of `resample(pcm, from, to)`: a stream resamples what has arrived
+ * span by span, with the same samples as the whole (see `inputNeeded`).
+ */
+export function resampleSpan(pcm: Int16Array, from: number, to: number, start: number, end: number, options: ResampleOptions = {}): Int16Array {
   if (!(from > 0 && to > 0 && Number.isInteger(from) && Number.isInteger(to))) {
     throw new RangeError(`sample rates must be positive integers (${from} → ${to})`);
   }
-  if (from === to) return pcm.slice();
-  const o = { zeroCrossings: 16, rolloff: 0.92, beta: 8, ...options };
-  const { phases, step, taps, offset, coeffs } = filterBank(from, to, o);
-  const n = resampledLength(pcm.length, from, to);
-  const out = new Int16Array(n);
+  if (from === to) return pcm.slice(start, end);
+  const { phases, step, taps, offset, coeffs } = filterBank(from, to, { ...RESAMPLE_DEFAULTS, ...options });
+  const out = new Int16Array(Math.max(0, end - start));
   const last = pcm.length - 1;
-  for (let i = 0; i < n; i++) {
-    const pos = i * step; // in phase units: input sample = pos / phases
+  for (let o = 0; o < out.length; o++) {
+    const pos = (start + o) * step; // in phase units: input sample = pos / phases
     const base = Math.floor(pos / phases);
     const phase = pos - base * phases;
     const c0 = phase * taps;
@@ -105,11 +113,19 @@ export function resample(pcm: Int16Array, from: number, to: number, options: Res
         if (j >= 0 && j <= last) acc += pcm[j] * coeffs[c0 + k];
       }
     }
-    out[i] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc);
+    out[o] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc);
   }
   return out;
 }
 
+/** Input samples output sample `i` reads (its filter's last tap + 1): what must have arrived. */
+export function inputNeeded(i: number, from: number, to: number, options: ResampleOptions = {}): number {
+  if (from === to) return i + 1;
+  const { phases, step, taps, offset } = filterBank(from, to, { ...RESAMPLE_DEFAULTS, ...options });
+  return Math.floor((i * step) / phases) + offset + taps;
+}
+
 /** For the live stream (speech into Opus): 8 zero crossings, half the work of the default, ~70 dB. */
-export const to48k = (pcm: Int16Array, from: number): Int16Array => resample(pcm, from, 48_000, { zeroCrossings: 8 });
+export const LIVE_RESAMPLE: ResampleOptions = { zeroCrossings: 8 };
+export const to48k = (pcm: Int16Array, from: number): Int16Array => resample(pcm, from, 48_000, LIVE_RESAMPLE);
 export const to16k = (pcm: Int16Array, from: number): Int16Array => resample(pcm, from, 16_000);
