@@ -303,6 +303,16 @@ describe("with a live session", () => {
     expect(bad[1]).toEqual({ type: "error", error: expect.any(String) });
   });
 
+  it("the reply's first phrase goes to the voice on its own, with the reply's tone; later pieces are whole clauses", async () => {
+    fake.enqueue([{ text: "[tone:happy] Well, let me see, " }, { delayMs: 50 }, { text: "the answer is four, as you know." }]);
+    const fs = await frames(await chat({ message: "sum" }, { accept: "application/x-ndjson" }));
+    expect(fs.filter((f) => f.type === "reply_chunk")).toEqual([
+      { type: "reply_chunk", text: "Well, let me see,", tone: "happy" },
+      { type: "reply_chunk", text: "the answer is four, as you know.", tone: "happy" },
+    ]);
+    expect(fs.at(-1)).toMatchObject({ type: "reply", reply: "Well, let me see, the answer is four, as you know.", tone: "happy" });
+  });
+
   it("a custom tool's label joins the reply's tools", async () => {
     fake.enqueue([{ toolCall: { name: "book_table", args: { people: 2, response_to_user: "One moment." } } }], [{ text: "Booked for two." }]);
     const fs = await frames(await chat({ message: "book", stream: true }), async (f) => {

@@ -10,7 +10,7 @@ import type { ConversationService } from "../conversations/service.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
 import type { ClientContext } from "../live/client-context.ts";
-import { ClauseSplitter } from "./clause-splitter.ts";
+import { ClauseSplitter, REPLY_FIRST_PHRASE_WORDS } from "./clause-splitter.ts";
 import { ToneMarker, TONE_INSTRUCTION } from "./tone-marker.ts";
 import type { ModerationScreen } from "./moderation.ts";
 import type { ModelRouter } from "./model-router.ts";
@@ -177,7 +177,8 @@ export class TurnEngine {
     void gate?.decided.then((ok) => ok || abort.abort(new Error("speculation dropped")));
     const emit: TurnRequest["emit"] = gate ? (e) => (gate.state === "confirmed" ? req.emit(e) : (gate.hold(() => req.emit(e)), true)) : req.emit;
     const marker = new ToneMarker();
-    const splitter = new ClauseSplitter();
+    // The voice starts on the reply's first phrase while the model writes the rest.
+    const splitter = new ClauseSplitter({ firstPhraseWords: REPLY_FIRST_PHRASE_WORDS });
     const speech = req.session ? new LiveSpeech(req.session, this.d.speaker, { subject: req.subject, voice: req.voice, provider: req.voiceProvider }, req.correlationId, abort.signal, gate) : null;
     const spoken: string[] = [];
     const labels: string[] = [];
