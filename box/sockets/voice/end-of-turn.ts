@@ -41,6 +41,10 @@ export class TurnEndClock {
   /** The last few windows, whatever they were: the silence that ended the voice is in them. */
   private recent: { atMs: number; p: number }[] = [];
   private breathyNow = false;
+  /** The latest VAD window was under the VAD's end threshold: the voice is quiet (or ended). */
+  private quietNow = false;
+  /** The latest VAD window was voice (at or above the VAD's start threshold). */
+  private voicedNow = false;
   /** Voice came back after the end, not (yet) confirmed as speech: the turn waits. */
   private voiceBack = false;
   private quietWindows = 0;
@@ -58,6 +62,24 @@ export class TurnEndClock {
   /** Breath lingers after the voice (the words' wait is then longer). */
   get breathy(): boolean {
     return this.breathyNow;
+  }
+
+  /**
+   * The voice is quiet now: the latest window is under the VAD's end threshold and no voice came
+   * back. True from the first quiet window, before the VAD's 96 ms of silence end the stretch.
+   */
+  get voiceQuiet(): boolean {
+    return this.quietNow && !this.voiceBack;
+  }
+
+  /** The latest VAD window heard voice (enough of it drops a speculation in flight). */
+  get voiceNow(): boolean {
+    return this.voicedNow;
+  }
+
+  /** Audio (ms) received since the recogniser's words last changed. */
+  get wordsUnchangedMs(): number {
+    return this.received - this.partialAtMs;
   }
 
   /** An end of turn is scheduled. */
@@ -91,6 +113,8 @@ export class TurnEndClock {
    */
   window(atMs: number, p: number, vadSpeaking: boolean): boolean {
     this.vadMs = atMs + WINDOW_MS;
+    this.quietNow = p < VOICE_GONE_PROBABILITY;
+    this.voicedNow = p >= VOICE_BACK_PROBABILITY;
     this.recent.push({ atMs, p });
     if (this.recent.length > 8) this.recent.shift();
     if (this.voiceEndMs === null || vadSpeaking) return false;

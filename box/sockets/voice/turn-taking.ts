@@ -31,6 +31,8 @@ export const EOT = {
   noWords: 700,
   /** A partial that changed less than this long ago (audio time) holds the turn until it settles. */
   partialSettle: 150,
+  /** Words unchanged this long (audio time) are trusted enough to start a speculative reply on. */
+  speculationSettle: 100,
 } as const;
 
 const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, " ").split(/\s+/).filter(Boolean);
@@ -88,6 +90,17 @@ export function breathyTail(probabilities: readonly number[]): boolean {
  */
 export function turnDeadlineMs(voiceEndMs: number, waitMs: number, partialChangedMs: number): number {
   return Math.max(voiceEndMs + waitMs, partialChangedMs + EOT.partialSettle);
+}
+
+/**
+ * A speculative reply may start on these words (issue 23 item 3): the voice has gone quiet (its
+ * first quiet VAD window, before the VAD's minimum silence ends the stretch), the words look
+ * complete (terminal punctuation, a question shape or another complete phrase: never after "and",
+ * a comma or a filler), and they have not changed for EOT.speculationSettle ms of audio, so a
+ * recogniser still revising its partial costs no model request.
+ */
+export function speculationReady(text: string, voiceQuiet: boolean, unchangedMs: number): boolean {
+  return voiceQuiet && unchangedMs >= EOT.speculationSettle && isRealUtterance(text) && decide(text).reason === "complete";
 }
 
 /** A final worth a turn: not empty, not only fillers (a cough transcribes as nothing or a murmur). */

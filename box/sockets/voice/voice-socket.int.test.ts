@@ -2,6 +2,7 @@
 // is the OpenAI protocol fake; recognition is pocketsphinx with a grammar (exact words).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeOpenAi } from "../../llm/testing/fake-openai.ts";
+import type { Script } from "../../llm/testing/script.ts";
 import { spawnBox, type RunningBox } from "../../testing/spawn-box.ts";
 import { WrtcClient } from "../../media/testing/wrtc-client.ts";
 import { speech16k } from "../../speech/testing/speech-audio.ts";
@@ -10,7 +11,20 @@ import { Mic } from "../testing/mic.ts";
 
 const KEY = "voice_key";
 const GRAMMAR = ["hello there", "please book a table for two", "goodbye for now", "let me think", "give me a moment", "can we speak spanish"];
-let fake: FakeOpenAi;
+/**
+ * Answers every generation request with `always` while it is set. A speculative reply starts at
+ * the voice's first quiet window; when the recogniser then revises its words ("give me a moment"
+ * became "give" on this grammar), that speculation is dropped and the turn asks again: a one-shot
+ * queued script would have gone to the dropped request.
+ */
+class AlwaysFake extends FakeOpenAi {
+  always: Script | null = null;
+  protected override nextScript(): Script {
+    return this.always ?? super.nextScript();
+  }
+}
+
+let fake: AlwaysFake;
 let box: RunningBox;
 let media: WrtcClient;
 
@@ -37,7 +51,7 @@ async function openMic() {
 }
 
 beforeAll(async () => {
-  fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] });
+  fake = await new AlwaysFake({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] }).listen();
   box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR), BOX_PAUSE_MAX_SECONDS: "2", BOX_SOCKET_CHECK_MS: "100" });
   media = await connectMedia(box);
 }, 90_000);
@@ -150,7 +164,7 @@ describe("system tools", () => {
   it("pause_conversation: holding line, paused frame, resume; then a timeout", async () => {
     const { ws, mic } = await openMic();
     try {
-      fake.enqueue([{ toolCall: { name: "pause_conversation", args: {} } }]);
+      fake.always = [{ toolCall: { name: "pause_conversation", args: {} } }];
       mic.say(await speech16k("give me a moment"));
       const first = await ws.waitFor((f) => f.type === "action" && f.name === "pause_conversation", 20_000);
       expect(first).toEqual({ type: "action", name: "pause_conversation", label: expect.any(String) });
@@ -158,7 +172,6 @@ describe("system tools", () => {
       ws.send({ type: "resume" });
       expect(await ws.waitFor((f) => f.type === "action" && f.paused === false)).toMatchObject({ reason: "resumed" });
 
-      fake.enqueue([{ toolCall: { name: "pause_conversation", args: {} } }]);
       mic.say(await speech16k("give me a moment"));
       await ws.waitFor((f) => f.type === "action" && f.paused === true && ws.frames.indexOf(f) > ws.frames.findIndex((g) => g.reason === "resumed"), 20_000);
       expect(await ws.waitFor((f) => f.type === "action" && f.reason === "timed_out", 10_000)).toMatchObject({ paused: false });
@@ -166,6 +179,7 @@ describe("system tools", () => {
       ws.send({ type: "resume" }); // nothing paused: still answered
       await ws.waitFor((f) => ws.frames.indexOf(f) >= n && f.type === "action" && f.reason === "resumed");
     } finally {
+      fake.always = null;
       mic.stop();
       ws.close();
       await ws.closed;
@@ -196,13 +210,14 @@ describe("system tools", () => {
   it("change_language to a language the recogniser cannot hear is refused (applied: false)", async () => {
     const { ws, mic } = await openMic();
     try {
-      fake.enqueue([{ toolCall: { name: "change_language", args: { language: "es" } } }]);
+      fake.always = [{ toolCall: { name: "change_language", args: { language: "es" } } }];
       mic.say(await speech16k("can we speak spanish"));
       await ws.waitFor((f) => f.type === "action" && f.name === "change_language", 20_000);
       expect(await ws.waitFor((f) => f.type === "action" && f.applied !== undefined, 15_000)).toMatchObject({ name: "change_language", language: "es", applied: false });
       const settings = (await (await fetch(box.url + "/api/settings", { headers: H })).json()) as any;
       expect(JSON.stringify(settings.settings)).not.toContain('"es"');
     } finally {
+      fake.always = null;
       mic.stop();
       ws.close();
       await ws.closed;

@@ -4,14 +4,14 @@ import { voiceForCall } from "../../voice/voice-language.ts";
 import { UpstreamError } from "../../../shared/errors/api-error.ts";
 import { isTone, type Language } from "../../../shared/wire/tones.ts";
 import type { AsrStream } from "../../speech/asr.ts";
-import { pcmFromBytes } from "../../speech/vad-segmenter.ts";
+import { pcmFromBytes, WINDOW_MS } from "../../speech/vad-segmenter.ts";
 import { VoiceActivity } from "../../speech/voice-activity.ts";
 import type { SileroVad } from "../../speech/silero-vad.ts";
 import type { LiveSession } from "../../live/live-session.ts";
 import type { SocketConn } from "../conn.ts";
 import { SocketSession, maxLengthFrom } from "../socket-session.ts";
 import { PauseState } from "./pause.ts";
-import { endpointFor, isRealUtterance } from "./turn-taking.ts";
+import { endpointFor, isRealUtterance, speculationReady } from "./turn-taking.ts";
 import { ConfirmGate } from "../../chat/turn-engine.ts";
 import { runSystemTool, systemToolSpecs, type SystemToolHost } from "./system-tools.ts";
 import { ACTION_LABELS } from "./lines.ts";
@@ -22,6 +22,8 @@ import type { VoiceSocketDeps } from "./voice-route.ts";
 /** End of turn counts audio time; this wall-clock margin only rescues a client that stopped sending audio. */
 const EOT_BACKSTOP_MS = 1000;
 const MAX_BACKLOG_SAMPLES = 16_000 * 5;
+/** Voice heard after a speculation started that drops it: the VAD's minimum speech. */
+const SPEC_DROP_VOICE_MS = 250;
 
 const normalise = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
@@ -42,7 +44,7 @@ export class VoiceSocket {
   /** Where the voice ended and when the turn is due, in audio time. */
   private readonly clock = new TurnEndClock();
   /** The speculative turn in flight (at most one): the words it answers and its gate. */
-  private spec: { message: string; gate: ConfirmGate } | null = null;
+  private spec: { message: string; gate: ConfirmGate; voicedMs: number } | null = null;
   /** Words taken into a turn from a partial: the recogniser's late final for them is dropped. */
   private consumed = "";
   private backlog = 0;
@@ -197,6 +199,9 @@ export class VoiceSocket {
         if (e.type === "probability") {
           this.barge.window(e.probability, this.text());
           if (this.clock.window(e.atMs, e.probability, this.vad?.speaking ?? false)) this.scheduleEndOfTurn();
+          else if (this.clock.voiceNow) this.voiceDuringSpec();
+          // At the voice's first quiet window the reply may start early (speculate decides).
+          else if (this.heardSpeech && this.clock.voiceQuiet) this.speculate();
         } else if (e.type === "speech_start") this.onSpeechStart();
         // The VAD reports where in the audio the voice ended; audio arrives in real time.
         else if (e.type === "speech_end") this.onSpeechEnd(e.atMs);
@@ -251,17 +256,30 @@ export class VoiceSocket {
     return { message: held ? `${held} ${text}` : text, held };
   }
 
-  /** Starts the reply on the words so far during the end-of-turn wait, behind a confirmation gate. */
+  /**
+   * Starts the reply on the words so far behind a confirmation gate, from the voice's first quiet
+   * window (before the VAD ends the stretch), once the words look complete and have settled
+   * (speculationReady). Words that changed drop the one in flight; the next starts when they settle.
+   */
   private speculate(): void {
-    if (!this.d.speculative || this.turnActive || this.ending || this.vad?.speaking) return;
+    if (!this.d.speculative || this.turnActive || this.ending || this.muted || this.barge.holding || this.barge.dropsWords) return;
     const text = this.text();
-    if (!isRealUtterance(text)) return this.dropSpec();
     const { message } = this.messageFor(text);
-    if (this.spec && normalise(this.spec.message) === normalise(message)) return;
+    if (this.spec && normalise(this.spec.message) === normalise(message)) return; // still the words it answers
     this.dropSpec(); // at most one in flight: the words changed
+    if (!speculationReady(text, this.clock.voiceQuiet, this.clock.wordsUnchangedMs)) return;
     const gate = new ConfirmGate();
-    this.spec = { message, gate };
+    this.spec = { message, gate, voicedMs: 0 };
     void this.turn(message, gate);
+  }
+
+  /**
+   * Voice after a speculation started: as long as speech (the VAD's minimum), the person goes on
+   * and it is dropped at once (model and voice requests aborted). A shorter sound (the release of
+   * a final "t", a click) keeps it: new words or the VAD's speech start would drop it anyway.
+   */
+  private voiceDuringSpec(): void {
+    if (this.spec && (this.spec.voicedMs += WINDOW_MS) >= SPEC_DROP_VOICE_MS) this.dropSpec();
   }
 
   private dropSpec(): void {
@@ -280,7 +298,10 @@ export class VoiceSocket {
     this.barge.heard(this.text());
     if (!this.heardSpeech) return;
     if (!this.vad?.speaking) this.scheduleEndOfTurn();
-    else this.conn.send({ type: "endpoint", ...endpointFor(this.text(), true) });
+    else {
+      this.conn.send({ type: "endpoint", ...endpointFor(this.text(), true) });
+      this.speculate(); // new words: one prepared on the old ones goes now
+    }
   }
 
   private onFinal(text: string): void {
@@ -378,7 +399,6 @@ export class VoiceSocket {
       this.pause.endByReply();
       this.turnActive = true;
     });
-    const voicedAt = this.clock.lastVoiceAt;
     const correlationId = `voice_${this.conn.id.slice(0, 8)}_${++this.turnSeq}`;
     let firstAudio = false;
     const off = this.live.onSpeech((e) => {
@@ -386,7 +406,9 @@ export class VoiceSocket {
       if (e.kind === "start" && !firstAudio) {
         firstAudio = true;
         // A speculative turn speaks only once confirmed: its first audio is at most the wait away.
-        this.conn.send({ type: "metric", first_audio_ms: Math.round(performance.now() - voicedAt), spec: gate !== null });
+        // Read now, not at the turn's start: a speculation starts before the VAD has ended the
+        // stretch, so the end of this voice was not known then.
+        this.conn.send({ type: "metric", first_audio_ms: Math.round(performance.now() - this.clock.lastVoiceAt), spec: gate !== null });
         this.conn.send({ type: "state", speaking: true, bargein: false });
       }
     });

@@ -8,13 +8,13 @@ import type { FakeRequest, FakeResponse } from "../../llm/testing/fake-server.ts
 import type { RecordedRequest, Script } from "../../llm/testing/script.ts";
 import { spawnBox, type RunningBox } from "../../testing/spawn-box.ts";
 import { WrtcClient } from "../../media/testing/wrtc-client.ts";
-import { concat, silence, speech16k } from "../../speech/testing/speech-audio.ts";
+import { concat, energySpan, silence, speech16k } from "../../speech/testing/speech-audio.ts";
 import { WsClient } from "../testing/ws-client.ts";
 import { Mic } from "../testing/mic.ts";
 
 const KEY = "turns_key";
 const H = { "x-api-key": KEY };
-const GRAMMAR = ["hello there", "book a table and", "for two please", "please book a table for two", "goodbye for now"];
+const GRAMMAR = ["hello there", "book a table and", "for two please", "please book a table for two", "goodbye for now", "book a table", "book a table for two please"];
 const TOOL = { name: "book_table", description: "Book a table", mode: "fire_and_forget", parameters: { type: "object", properties: { people: { type: "integer" } }, required: ["people"] } };
 
 /** Answers a person's words with the script set for them (the default otherwise); tool rounds use the queue. */
@@ -63,6 +63,13 @@ async function withMic(box: RunningBox, body: (m: { ws: WsClient; mic: Mic }) =>
     ws.close();
     await ws.closed;
   }
+}
+
+/** The voiced part of `words` (espeak's leading and trailing silence cut off). */
+async function voiced(words: string): Promise<Int16Array> {
+  const pcm = await speech16k(words);
+  const span = energySpan(pcm)!;
+  return pcm.subarray(16 * span.startMs, 16 * span.endMs);
 }
 
 const idx = (ws: WsClient, pred: (f: Record<string, any>) => boolean) => ws.frames.findIndex(pred);
@@ -114,26 +121,44 @@ describe("speculative replies", () => {
     await withMic(box, async ({ ws, mic }) => {
       const before = fake.asked().length;
       // Prepared on the first words: a clause and a tool call, neither of which may ever surface.
-      fake.answers.set("book a table and", [{ text: "Dropped clause here. " }, { toolCall: { name: "book_table", args: { people: 9 } } }]);
-      fake.answers.set("book a table and for two please", [{ text: "Two it is." }]);
-      // "and" holds the turn ~1.2 s: the 600 ms pause ends the voice (speculation) but not the turn.
-      mic.say(concat(await speech16k("book a table and"), silence(600), await speech16k("for two please")));
+      fake.answers.set("book a table", [{ text: "Dropped clause here. " }, { toolCall: { name: "book_table", args: { people: 9 } } }]);
+      fake.answers.set("book a table for two please", [{ text: "Two it is." }]);
+      // "book a table" looks complete: its first quiet window starts the speculation; the voice
+      // comes back 180 ms later, inside the 220 ms end-of-turn wait.
+      mic.say(concat(await voiced("book a table"), silence(180), await voiced("for two please"), silence(400)));
       const reply = await ws.waitType("reply", 30_000);
       await ws.waitFor((f) => f.type === "state" && f.thinking === false, 10_000);
       expect(reply).toMatchObject({ reply: "Two it is." });
       // The speculation did run on the first words, and was dropped.
-      expect(fake.asked().slice(before)).toContain("book a table and");
-      expect(fake.lastRequest!.body.messages.at(-1)).toMatchObject({ role: "user", content: "book a table and for two please" });
-      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table and for two please", continues: false }]);
+      expect(fake.asked().slice(before)).toContain("book a table");
+      expect(fake.lastRequest!.body.messages.at(-1)).toMatchObject({ role: "user", content: "book a table for two please" });
+      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table for two please", continues: false }]);
       expect(JSON.stringify(ws.frames)).not.toContain("Dropped clause");
       expect(ws.frames.filter((f) => f.type.startsWith("tool"))).toEqual([]);
       expect(ws.frames.filter((f) => f.type === "reply_error")).toEqual([]);
       expect(ws.frames.filter((f) => f.type === "state" && f.thinking === true)).toHaveLength(1);
       await new Promise((r) => setTimeout(r, 300));
       const turns = await transcript(box);
-      expect(turns.map((t) => t.text)).not.toContain("book a table and");
+      expect(turns.map((t) => t.text)).not.toContain("book a table");
       expect(JSON.stringify(turns)).not.toContain("Dropped clause");
-      expect(turns).toEqual(expect.arrayContaining([expect.objectContaining({ role: "user", text: "book a table and for two please" }), expect.objectContaining({ role: "assistant", text: "Two it is." })]));
+      expect(turns).toEqual(expect.arrayContaining([expect.objectContaining({ role: "user", text: "book a table for two please" }), expect.objectContaining({ role: "assistant", text: "Two it is." })]));
+    });
+  }, 60_000);
+
+  it("words that do not look complete start no model request: after 'and' the turn waits, then answers all the words", async () => {
+    await withMic(box, async ({ ws, mic }) => {
+      const before = fake.asked().length;
+      fake.answers.set("book a table and", [{ text: "Never asked for." }]);
+      fake.answers.set("book a table and for two please", [{ text: "Two it is." }]);
+      // "and" holds the turn ~1.2 s: the 600 ms pause ends the voice but not the turn.
+      mic.say(concat(await speech16k("book a table and"), silence(600), await speech16k("for two please")));
+      const reply = await ws.waitType("reply", 30_000);
+      await ws.waitFor((f) => f.type === "state" && f.thinking === false, 10_000);
+      expect(reply).toMatchObject({ reply: "Two it is." });
+      expect(fake.asked().slice(before)).not.toContain("book a table and");
+      expect(fake.asked().slice(before)).toContain("book a table and for two please");
+      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table and for two please", continues: false }]);
+      expect(JSON.stringify(ws.frames)).not.toContain("Never asked");
     });
   }, 60_000);
 

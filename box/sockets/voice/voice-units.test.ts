@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { breathyTail, endpointFor, EOT, isRealUtterance, skipHoldMs, turnDeadlineMs } from "./turn-taking.ts";
+import { breathyTail, endpointFor, EOT, isRealUtterance, skipHoldMs, speculationReady, turnDeadlineMs } from "./turn-taking.ts";
 import { ConfirmGate } from "../../chat/turn-engine.ts";
 import { PauseState, type Timers } from "./pause.ts";
 import { BARGE_RULES, BargeDecision, BargeInController, wantsFloor } from "./barge-in.ts";
+import { voiceRig } from "../testing/voice-rig.ts";
 
 describe("turn-taking", () => {
   it("waits longer for unfinished words and fillers than for a complete sentence", () => {
@@ -228,5 +229,150 @@ describe("barge-in in two steps", () => {
     off.window(0.99, "");
     expect(off.speechStarted("")).toBe(false);
     expect(calls).toHaveLength(6);
+  });
+});
+
+describe("speculation from the first quiet window (issue 23 item 3)", () => {
+  /** The frames a turn shows the client (a dropped speculation must show none of them). */
+  const TURN_FRAMES = ["final", "state", "reply_chunk", "reply", "reply_error", "metric", "tool", "tool_call", "tool_call_started"];
+
+  it("the rule: quiet voice, complete-looking words, unchanged for the settle time", () => {
+    const settled = EOT.speculationSettle;
+    expect(speculationReady("hello there", true, settled)).toBe(true);
+    expect(speculationReady("Is it open?", true, settled)).toBe(true);
+    expect(speculationReady("hello there", false, 1000), "the voice is not quiet").toBe(false);
+    expect(speculationReady("hello there", true, settled - 1), "the words changed just now").toBe(false);
+    for (const unfinished of ["book a table and", "I would like a table,", "well um", "mm-hmm", ""]) expect(speculationReady(unfinished, true, 1000), unfinished).toBe(false);
+  });
+
+  it("the model request starts at the first quiet window, before the VAD ends the stretch and before the end-of-turn wait is over", async () => {
+    const rig = await voiceRig();
+    try {
+      await rig.audio(200, false);
+      await rig.audio(160, true);
+      await rig.words("hello");
+      await rig.audio(140, true);
+      await rig.words("hello there");
+      await rig.audio(100, true); // the voice ends at 600 ms; the words settled 100 ms before
+      expect(rig.turns).toEqual([]);
+      await rig.audio(40, false); // one quiet VAD window (608-640); the VAD's end needs three
+      expect(rig.turns).toHaveLength(1);
+      expect(rig.turns[0].message).toBe("hello there");
+      expect(rig.turns[0].gate?.state).toBe("pending");
+      // Nothing of it shows yet, and the end-of-turn wait has not even been set.
+      expect(rig.frames.filter((f) => TURN_FRAMES.includes(f.type))).toEqual([]);
+      expect(rig.frames.filter((f) => f.type === "endpoint" && f.reason !== "speaking")).toEqual([]);
+      await rig.audio(300, false); // the wait (220 ms from the voice's end) runs out
+      await rig.settle();
+      expect(rig.turns, "the speculation was the turn: one model request").toHaveLength(1);
+      expect(rig.turns[0].gate?.state).toBe("confirmed");
+      const types = rig.types().filter((t) => TURN_FRAMES.includes(t));
+      expect(types).toEqual(["final", "state", "reply_chunk", "reply", "state"]);
+      expect(rig.frames.find((f) => f.type === "final")).toEqual({ type: "final", text: "hello there", continues: false });
+    } finally {
+      rig.close();
+    }
+  });
+
+  it("a partial that keeps changing starts no model request; once it settles, one does", async () => {
+    const rig = await voiceRig();
+    try {
+      await rig.audio(200, false);
+      await rig.audio(400, true);
+      await rig.words("please");
+      // The recogniser revises its words every 60 ms of the silence: each looks complete, none settles.
+      for (const w of ["please book", "please book a table", "please book a table for two", "please look at the table for two", "please book a table for two"]) {
+        await rig.audio(60, false);
+        await rig.words(w);
+      }
+      expect(rig.turns, "no request on words still changing").toEqual([]);
+      await rig.audio(120, false); // unchanged for the settle time (and the wait is still running)
+      expect(rig.turns.map((t) => t.message)).toEqual(["please book a table for two"]);
+      await rig.audio(300, false);
+      await rig.settle();
+      expect(rig.turns).toHaveLength(1);
+      expect(rig.turns[0].gate?.state).toBe("confirmed");
+      expect(rig.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "please book a table for two", continues: false }]);
+    } finally {
+      rig.close();
+    }
+  });
+
+  it("unfinished words start nothing: the turn after 'and' is one request, made at its end", async () => {
+    const rig = await voiceRig();
+    try {
+      await rig.audio(200, false);
+      await rig.audio(300, true);
+      await rig.words("book a table and");
+      await rig.audio(100, true);
+      await rig.audio(600, false); // 'and' holds the turn 1200 ms: no speculation meanwhile
+      expect(rig.turns).toEqual([]);
+      await rig.audio(800, false);
+      await rig.settle();
+      expect(rig.turns).toEqual([{ message: "book a table and", gate: null }]);
+    } finally {
+      rig.close();
+    }
+  });
+
+  it("a short sound after the words (a final consonant's release, a click) keeps the speculation: one request", async () => {
+    const rig = await voiceRig();
+    try {
+      await rig.audio(200, false);
+      await rig.audio(300, true);
+      await rig.words("give me a moment");
+      await rig.audio(100, true);
+      await rig.audio(60, false);
+      expect(rig.turns.map((t) => t.message)).toEqual(["give me a moment"]);
+      await rig.audio(40, true); // one voiced window, far shorter than speech
+      await rig.audio(400, false);
+      await rig.settle();
+      expect(rig.turns.map((t) => [t.message, t.gate?.state])).toEqual([["give me a moment", "confirmed"]]);
+    } finally {
+      rig.close();
+    }
+  });
+
+  it("the voice coming back as speech drops the speculation: nothing of it reaches the client; the turn answers all the words", async () => {
+    const rig = await voiceRig();
+    try {
+      await rig.audio(200, false);
+      await rig.audio(300, true);
+      await rig.words("hello there");
+      await rig.audio(100, true);
+      await rig.audio(60, false);
+      expect(rig.turns.map((t) => t.message)).toEqual(["hello there"]);
+      const first = rig.turns[0].gate!;
+      await rig.audio(300, true); // the person goes on: speech-long voice, no new words yet
+      expect(first.state, "dropped once the voice lasted as long as speech").toBe("dropped");
+      await rig.words("hello there my friend");
+      await rig.audio(100, true);
+      await rig.audio(400, false);
+      await rig.settle();
+      expect(rig.turns.map((t) => [t.message, t.gate?.state ?? "none"])).toEqual([["hello there", "dropped"], ["hello there my friend", "confirmed"]]);
+      expect(rig.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "hello there my friend", continues: false }]);
+      expect(JSON.stringify(rig.frames)).not.toContain("Reply to hello there.");
+      expect(rig.frames.filter((f) => f.type === "state" && f.thinking === true)).toHaveLength(1);
+      expect(rig.frames.filter((f) => f.type === "reply_error")).toEqual([]);
+    } finally {
+      rig.close();
+    }
+  });
+
+  it("new words drop the speculation at once", async () => {
+    const rig = await voiceRig();
+    try {
+      await rig.audio(200, false);
+      await rig.audio(300, true);
+      await rig.words("hello there");
+      await rig.audio(100, true);
+      await rig.audio(60, false);
+      expect(rig.turns).toHaveLength(1);
+      await rig.audio(40, true);
+      await rig.words("hello there my");
+      expect(rig.turns[0].gate?.state).toBe("dropped");
+    } finally {
+      rig.close();
+    }
   });
 });
