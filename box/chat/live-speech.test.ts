@@ -47,4 +47,26 @@ describe("LiveSpeech on a streaming voice", () => {
       rig.close();
     }
   }, 60_000);
+
+  it("an interrupt of the session stops the clauses not asked for yet, even with no turn signal to abort", async () => {
+    // A turn whose model has finished is no longer reached by its own abort: the session's interrupt
+    // must still keep its later clauses from being requested and spoken.
+    const rig = new FrameRig();
+    try {
+      const speaker = new Speaker(VoiceAccounts.single(new ElevenLabsEngine({ baseUrl: fake.url, apiKey: KEY })), 25, null, null);
+      const before = fake.of("speech").length;
+      const speech = new LiveSpeech(rig.session, speaker, { subject: null }, "turn-3");
+      speech.say("A first clause that is heard.", "neutral");
+      speech.say("A second clause after the interrupt.", "neutral");
+      speech.say("A third clause after the interrupt.", "neutral");
+      const done = speech.settled(false);
+      await rig.until((s) => s.peak > 1000);
+      rig.session.interrupt();
+      for (let i = 0; i < 25; i++) await rig.step();
+      expect(await done).toEqual(["A first clause that is heard."]);
+      expect(fake.of("speech").slice(before).map((r) => (r.body as { text: string }).text)).toEqual(["A first clause that is heard."]);
+    } finally {
+      rig.close();
+    }
+  }, 60_000);
 });

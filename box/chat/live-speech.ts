@@ -26,6 +26,7 @@ export class LiveSpeech {
     /** A speculative turn: clauses are synthesised now but go into the session only once confirmed. */
     private readonly gate?: ConfirmGate,
   ) {
+    this.cut = session.interruptSignal;
     this.off = session.onSpeech((e) => {
       if (!this.scheduled.has(e.utterance.id)) return;
       if (e.kind === "start") this.started.add(e.utterance.id);
@@ -34,17 +35,27 @@ export class LiveSpeech {
     });
   }
 
+  /**
+   * The session's interrupt from when this turn began: an interrupt (or a barge-in) stops the
+   * clauses not queued yet even where it no longer reaches the turn itself (its model finished).
+   */
+  private readonly cut: AbortSignal;
+
+  private get stopped(): boolean {
+    return this.session.isClosed || this.signal?.aborted === true || this.cut.aborted;
+  }
+
   /** Synthesises and queues one clause; clauses keep their order. */
   say(text: string, tone: Tone): void {
     // A timer hop first: the frame that announced this clause is flushed to its socket before
     // synthesis (a few ms of blocking native work) runs.
     this.chain = this.chain.then(() => new Promise<void>((r) => setTimeout(r, 1))).then(async () => {
-      if (this.session.isClosed || this.signal?.aborted) return;
+      if (this.stopped) return;
       try {
         const g = await this.speaker.live(text, tone, this.pick, this.signal);
         // Prepared early: it goes on arriving here (and the clauses after it wait) until confirmed.
         if (this.gate && !(await this.gate.decided)) return;
-        if (this.signal?.aborted || this.session.isClosed) return;
+        if (this.stopped) return;
         const s = this.session.sayStream(g, this.correlationId);
         this.scheduled.set(s.id, text);
         this.lastId = s.id;

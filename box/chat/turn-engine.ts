@@ -269,13 +269,19 @@ export class TurnEngine {
       if (abort.signal.aborted) interrupted = true;
       else failure = err;
     } finally {
-      this.active.delete(handle);
       req.callerGone?.removeEventListener("abort", leave);
       for (const id of waiting) this.d.calls.fail(id, interrupted && !gone ? "cancelled" : "session_closed");
+      waiting.clear();
     }
 
-    // The transcript keeps what was said: for a live turn, the clauses that started playing.
-    const said = speech ? await speech.settled(interrupted) : spoken;
+    // The transcript keeps what was said: for a live turn, the clauses that started playing. The
+    // turn stays interruptible until then (its model may be done while its clauses still speak).
+    let said: string[];
+    try {
+      said = speech ? await speech.settled(interrupted) : spoken;
+    } finally {
+      this.active.delete(handle);
+    }
     // A speculative turn leaves no trace unless it was confirmed.
     if (gate && !(await gate.decided)) throw speculationDropped();
     const cut = interrupted || said.length < spoken.length;
