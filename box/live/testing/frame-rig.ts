@@ -64,12 +64,14 @@ export class FrameRig {
     return shot;
   }
 
-  /** Frames until `done` holds (at most `max`); `paceMs` between frames gives the stream time. */
+  /** Frames until `done` holds (at most `max`); `paceMs` between frames gives the stream time (3 ms while nothing plays). */
   async until(done: (s: Shot) => boolean, max = 2000, paceMs = 0): Promise<Shot> {
     for (let n = 0; n < max; n++) {
       const s = await this.step();
       if (done(s)) return s;
-      if (paceMs) await sleep(paceMs);
+      // Nothing to play yet (a voice still on its way): real time must pass for it to arrive, or
+      // a busy machine's first audio comes after every frame was already asked for.
+      if (paceMs || s.playing === null || s.waiting) await sleep(paceMs || 3);
     }
     throw new Error(`no frame matched within ${max} frames`);
   }
