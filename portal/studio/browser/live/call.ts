@@ -42,6 +42,8 @@ export class Call {
   private readonly soundOn = byId<HTMLButtonElement>("sound-on");
 
   private readonly tabId = Math.random().toString(36).slice(2);
+  /** When another tab last said it is starting a call (the box's goodbye to this one may come first). */
+  private otherTabStartingAt = -Infinity;
   private readonly tabs: BroadcastChannel | null = typeof BroadcastChannel === "function" ? new BroadcastChannel(TABS_CHANNEL) : null;
 
   constructor(
@@ -49,7 +51,8 @@ export class Call {
     private readonly hooks: CallHooks,
   ) {
     // Another tab started a call: the box has already closed this one, say so at once (not after the video stops).
-    this.tabs?.addEventListener("message", (e: MessageEvent<{ started?: string }>) => {
+    this.tabs?.addEventListener("message", (e: MessageEvent<{ starting?: string; started?: string }>) => {
+      if (e.data?.starting && e.data.starting !== this.tabId) this.otherTabStartingAt = performance.now();
       if (!e.data?.started || e.data.started === this.tabId || !this.media) return;
       this.drop();
       hooks.log.add("Another tab of the studio started a call: this one ended.", "error");
@@ -104,6 +107,7 @@ export class Call {
     try {
       const prepared = this.prepared;
       this.prepared = null;
+      this.tabs?.postMessage({ starting: this.tabId });
       const media = await this.client.connect({ video: this.video, avatar: face, prepared });
       this.media = media;
       this.face = media.answer?.avatar ?? face;
@@ -131,9 +135,11 @@ export class Call {
             this.drop();
             this.hooks.problem(new Error("The live connection failed (the network between this browser and the box). Press Start call to try again."));
           } else if (s === "closed" && this.media === media) {
-            // The box said goodbye: another call took its place, or the session ended on the box.
+            // The box said goodbye: another call took its place (often this studio's other tab), or the session ended.
+            const moved = performance.now() - this.otherTabStartingAt < 15_000;
             this.drop();
-            this.hooks.problem(new Error("The box ended this call (another call took its place, or the session ended). Press Start call to go live again."));
+            if (moved) log.add("Another tab of the studio started a call: this one ended.", "error");
+            this.hooks.problem(new Error(moved ? MOVED_TO_ANOTHER_TAB : "The box ended this call (another call took its place, or the session ended). Press Start call to go live again."));
           }
         },
       });
