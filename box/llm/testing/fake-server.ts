@@ -39,8 +39,15 @@ export abstract class FakeServer {
     return this;
   }
 
+  /**
+   * While set, every generation request gets this script and the queue is left alone: a turn
+   * whose speculative request was dropped (a voice socket starts one on words that look complete)
+   * then still gets the answer a test scripted for it.
+   */
+  always: Script | null = null;
+
   protected nextScript(): Script {
-    return this.queue.shift() ?? this.options.defaultScript ?? [{ text: "ok" }];
+    return this.always ?? this.queue.shift() ?? this.options.defaultScript ?? [{ text: "ok" }];
   }
 
   /** Port 0 picks a free one; a fixed port brings a provider back where a box already points. */

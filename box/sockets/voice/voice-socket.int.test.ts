@@ -2,7 +2,6 @@
 // is the OpenAI protocol fake; recognition is pocketsphinx with a grammar (exact words).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeOpenAi } from "../../llm/testing/fake-openai.ts";
-import type { Script } from "../../llm/testing/script.ts";
 import { spawnBox, type RunningBox } from "../../testing/spawn-box.ts";
 import { WrtcClient } from "../../media/testing/wrtc-client.ts";
 import { speech16k } from "../../speech/testing/speech-audio.ts";
@@ -17,14 +16,8 @@ const GRAMMAR = ["hello there", "please book a table for two", "goodbye for now"
  * became "give" on this grammar), that speculation is dropped and the turn asks again: a one-shot
  * queued script would have gone to the dropped request.
  */
-class AlwaysFake extends FakeOpenAi {
-  always: Script | null = null;
-  protected override nextScript(): Script {
-    return this.always ?? super.nextScript();
-  }
-}
 
-let fake: AlwaysFake;
+let fake: FakeOpenAi;
 let box: RunningBox;
 let media: WrtcClient;
 
@@ -51,7 +44,7 @@ async function openMic() {
 }
 
 beforeAll(async () => {
-  fake = await new AlwaysFake({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] }).listen();
+  fake = await new FakeOpenAi({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] }).listen();
   box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR), BOX_PAUSE_MAX_SECONDS: "2", BOX_SOCKET_CHECK_MS: "100" });
   media = await connectMedia(box);
 }, 90_000);
