@@ -1,13 +1,11 @@
-import wrtc from "@roamhq/wrtc";
 import type { RTCDtlsTransport, RTCPeerConnection as WeriftPeer } from "werift";
 import { describe, expect, test } from "vitest";
 import { rtcpBye } from "./goodbye.ts";
 import { createAnswerPeer, type AnswerPeer } from "./peer.ts";
 import { waitFor } from "./testing/processes.ts";
+import { offeredPeer } from "./testing/wrtc-offer.ts";
 import { werift } from "./werift.ts";
 
-type WrtcPeer = globalThis.RTCPeerConnection;
-const WrtcPeerConnection = (wrtc as unknown as { RTCPeerConnection: typeof globalThis.RTCPeerConnection }).RTCPeerConnection;
 
 /** The sources each BYE in an RTCP compound packet names (RFC 3550 §6.6). */
 function byeSources(compound: Buffer): number[] {
@@ -72,14 +70,8 @@ describe("the box closing a peer tells the client at once", () => {
   });
 
   test("libwebrtc's DTLS transport closes after the box closes, not after the ~30 s consent check", async () => {
-    const client: WrtcPeer = new WrtcPeerConnection({ iceServers: [] });
-    let peer: AnswerPeer | null = null;
+    const { client, peer } = await offeredPeer();
     try {
-      client.addTransceiver("video", { direction: "recvonly" });
-      client.addTransceiver("audio", { direction: "recvonly" });
-      await client.setLocalDescription(await client.createOffer());
-      await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered its candidates");
-      peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true });
       await client.setRemoteDescription(peer.answer as RTCSessionDescriptionInit);
       await peer.connected;
       const transport = client.getReceivers()[0]!.transport!;
@@ -93,11 +85,7 @@ describe("the box closing a peer tells the client at once", () => {
   });
 
   test("a peer whose client is gone (ICE consent failed) is closed without a goodbye", async () => {
-    const client: WrtcPeer = new WrtcPeerConnection({ iceServers: [] });
-    client.addTransceiver("video", { direction: "recvonly" });
-    await client.setLocalDescription(await client.createOffer());
-    await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered its candidates");
-    const peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true });
+    const { client, peer } = await offeredPeer(["video"]);
     try {
       await client.setRemoteDescription(peer.answer as RTCSessionDescriptionInit);
       await peer.connected;

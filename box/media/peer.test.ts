@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { createAnswerPeer, dtlsServerAnswer } from "./peer.ts";
 import { waitFor } from "./testing/processes.ts";
+import { offeredPeer } from "./testing/wrtc-offer.ts";
 
 const openFds = () => readdirSync("/proc/self/fd").length;
 let offer = "";
@@ -107,12 +108,7 @@ describe("the peer's end", () => {
   // libwebrtc in @roamhq/wrtc sends no close_notify on close() (Chromium does: e2e/live.spec.ts
   // checks that end to end), so here werift's DTLS socket is handed the alert's effect directly.
   test("a DTLS close_notify from the client ends the peer as closed, not after the ~30 s consent check", async () => {
-    const client = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
-    client.addTransceiver("video", { direction: "recvonly" });
-    client.addTransceiver("audio", { direction: "recvonly" });
-    await client.setLocalDescription(await client.createOffer());
-    await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered its candidates");
-    const peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true });
+    const { client, peer } = await offeredPeer();
     try {
       await client.setRemoteDescription(peer.answer as RTCSessionDescriptionInit);
       await peer.connected;
@@ -133,11 +129,7 @@ describe("the peer's end", () => {
 
 describe("a ClientHello sent before the box's DTLS server is up", () => {
   test("is kept and answered at once, not after the client's next retransmit", async () => {
-    const client = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
-    client.addTransceiver("video", { direction: "recvonly" });
-    await client.setLocalDescription(await client.createOffer());
-    await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered its candidates");
-    const peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true });
+    const { client, peer } = await offeredPeer(["video"]);
     try {
       const [t] = peer.pc.dtlsTransports;
       // The box's DTLS server starts 300 ms after its ICE completes: libwebrtc's hello comes first.

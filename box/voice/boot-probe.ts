@@ -8,7 +8,7 @@ import { VoiceProviderError, type VoiceEngine } from "./engine.ts";
 /** Resolves when `engine` can speak now; throws a provider error whose message is one sentence. */
 export function bootProbe(engine: VoiceEngine): () => Promise<void> {
   if (engine instanceof ChatterboxEngine) {
-    // The server's own readiness route (PROVIDERS.md §3.1): no synthesis on the GPU for a check.
+    // The server's own readiness route (GET /api/model-info): no synthesis on the GPU for a check.
     return async () => {
       const info = await engine.modelInfo();
       if (!info.loaded) throw new VoiceProviderError("Chatterbox answers but has not loaded its model yet.", 503, true, "refused");

@@ -3,6 +3,7 @@
 // would see and hear, frame by frame, without WebRTC.
 import type { ResolvedAvatar } from "../../avatars/registry.ts";
 import type { FaceRenderer } from "../../render/face-renderer.ts";
+import { concat } from "../../speech/testing/speech-audio.ts";
 import { LiveSession, type SpeechEvent } from "../live-session.ts";
 
 export interface Shot {
@@ -78,14 +79,7 @@ export class FrameRig {
 
   /** The audio of utterance `id` as it was sent, in order. */
   audioOf(id: number): Int16Array {
-    const parts = this.shots.filter((s) => s.playing === id).map((s) => s.pcm);
-    const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concat(...this.shots.filter((s) => s.playing === id).map((s) => s.pcm));
   }
 
   close(): void {
