@@ -43,6 +43,18 @@ export interface RigTurn {
   gate: ConfirmGate | null;
 }
 
+/** Runs `body` on a fresh rig and tears its socket down afterwards, whatever happened. */
+export async function withVoiceRig(body: (rig: VoiceRig) => Promise<void>): Promise<void> {
+  const rig = await voiceRig();
+  try {
+    await body(rig);
+  } finally {
+    rig.close();
+  }
+}
+
+export type VoiceRig = Awaited<ReturnType<typeof voiceRig>>;
+
 export async function voiceRig() {
   const frames: Record<string, any>[] = [];
   const turns: RigTurn[] = [];
@@ -126,6 +138,13 @@ export async function voiceRig() {
         socket.message(Buffer.from(pcm.buffer));
         await settle();
       }
+    },
+    /** A short lead-in of silence, 400 ms of voice and the recogniser's words for it (a partial). */
+    async utterance(text: string): Promise<void> {
+      await this.audio(200, false);
+      await this.audio(300, true);
+      await this.words(text);
+      await this.audio(100, true);
     },
     /** The recogniser's words: a partial (the utterance so far) or a final. */
     async words(text: string, kind: "partial" | "final" = "partial"): Promise<void> {

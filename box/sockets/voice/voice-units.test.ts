@@ -3,7 +3,7 @@ import { breathyTail, endpointFor, EOT, isRealUtterance, skipHoldMs, speculation
 import { ConfirmGate } from "../../chat/turn-engine.ts";
 import { PauseState, type Timers } from "./pause.ts";
 import { BARGE_RULES, BargeDecision, BargeInController, wantsFloor } from "./barge-in.ts";
-import { voiceRig } from "../testing/voice-rig.ts";
+import { withVoiceRig } from "../testing/voice-rig.ts";
 
 describe("turn-taking", () => {
   it("waits longer for unfinished words and fillers than for a complete sentence", () => {
@@ -245,9 +245,8 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
     for (const unfinished of ["book a table and", "I would like a table,", "well um", "mm-hmm", ""]) expect(speculationReady(unfinished, true, 1000), unfinished).toBe(false);
   });
 
-  it("the model request starts at the first quiet window, before the VAD ends the stretch and before the end-of-turn wait is over", async () => {
-    const rig = await voiceRig();
-    try {
+  it("the model request starts at the first quiet window, before the VAD ends the stretch and before the end-of-turn wait is over", () =>
+    withVoiceRig(async (rig) => {
       await rig.audio(200, false);
       await rig.audio(160, true);
       await rig.words("hello");
@@ -269,14 +268,10 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
       const types = rig.types().filter((t) => TURN_FRAMES.includes(t));
       expect(types).toEqual(["final", "state", "reply_chunk", "reply", "state"]);
       expect(rig.frames.find((f) => f.type === "final")).toEqual({ type: "final", text: "hello there", continues: false });
-    } finally {
-      rig.close();
-    }
-  });
+    }));
 
-  it("a partial that keeps changing starts no model request; once it settles, one does", async () => {
-    const rig = await voiceRig();
-    try {
+  it("a partial that keeps changing starts no model request; once it settles, one does", () =>
+    withVoiceRig(async (rig) => {
       await rig.audio(200, false);
       await rig.audio(400, true);
       await rig.words("please");
@@ -293,53 +288,32 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
       expect(rig.turns).toHaveLength(1);
       expect(rig.turns[0].gate?.state).toBe("confirmed");
       expect(rig.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "please book a table for two", continues: false }]);
-    } finally {
-      rig.close();
-    }
-  });
+    }));
 
-  it("unfinished words start nothing: the turn after 'and' is one request, made at its end", async () => {
-    const rig = await voiceRig();
-    try {
-      await rig.audio(200, false);
-      await rig.audio(300, true);
-      await rig.words("book a table and");
-      await rig.audio(100, true);
+  it("unfinished words start nothing: the turn after 'and' is one request, made at its end", () =>
+    withVoiceRig(async (rig) => {
+      await rig.utterance("book a table and");
       await rig.audio(600, false); // 'and' holds the turn 1200 ms: no speculation meanwhile
       expect(rig.turns).toEqual([]);
       await rig.audio(800, false);
       await rig.settle();
       expect(rig.turns).toEqual([{ message: "book a table and", gate: null }]);
-    } finally {
-      rig.close();
-    }
-  });
+    }));
 
-  it("a short sound after the words (a final consonant's release, a click) keeps the speculation: one request", async () => {
-    const rig = await voiceRig();
-    try {
-      await rig.audio(200, false);
-      await rig.audio(300, true);
-      await rig.words("give me a moment");
-      await rig.audio(100, true);
+  it("a short sound after the words (a final consonant's release, a click) keeps the speculation: one request", () =>
+    withVoiceRig(async (rig) => {
+      await rig.utterance("give me a moment");
       await rig.audio(60, false);
       expect(rig.turns.map((t) => t.message)).toEqual(["give me a moment"]);
       await rig.audio(40, true); // one voiced window, far shorter than speech
       await rig.audio(400, false);
       await rig.settle();
       expect(rig.turns.map((t) => [t.message, t.gate?.state])).toEqual([["give me a moment", "confirmed"]]);
-    } finally {
-      rig.close();
-    }
-  });
+    }));
 
-  it("the voice coming back as speech drops the speculation: nothing of it reaches the client; the turn answers all the words", async () => {
-    const rig = await voiceRig();
-    try {
-      await rig.audio(200, false);
-      await rig.audio(300, true);
-      await rig.words("hello there");
-      await rig.audio(100, true);
+  it("the voice coming back as speech drops the speculation: nothing of it reaches the client; the turn answers all the words", () =>
+    withVoiceRig(async (rig) => {
+      await rig.utterance("hello there");
       await rig.audio(60, false);
       expect(rig.turns.map((t) => t.message)).toEqual(["hello there"]);
       const first = rig.turns[0].gate!;
@@ -354,25 +328,15 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
       expect(JSON.stringify(rig.frames)).not.toContain("Reply to hello there.");
       expect(rig.frames.filter((f) => f.type === "state" && f.thinking === true)).toHaveLength(1);
       expect(rig.frames.filter((f) => f.type === "reply_error")).toEqual([]);
-    } finally {
-      rig.close();
-    }
-  });
+    }));
 
-  it("new words drop the speculation at once", async () => {
-    const rig = await voiceRig();
-    try {
-      await rig.audio(200, false);
-      await rig.audio(300, true);
-      await rig.words("hello there");
-      await rig.audio(100, true);
+  it("new words drop the speculation at once", () =>
+    withVoiceRig(async (rig) => {
+      await rig.utterance("hello there");
       await rig.audio(60, false);
       expect(rig.turns).toHaveLength(1);
       await rig.audio(40, true);
       await rig.words("hello there my");
       expect(rig.turns[0].gate?.state).toBe("dropped");
-    } finally {
-      rig.close();
-    }
-  });
+    }));
 });
