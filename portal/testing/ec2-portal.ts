@@ -22,6 +22,18 @@ export function testEc2Driver(ec2: Pick<FakeEc2Server, "endpoint">, overrides: P
   });
 }
 
+/**
+ * Each test starts with no box: every instance ended behind the portal's back, so no launch lease
+ * is left either, and the fake's call log, refusals and listing delay are cleared.
+ */
+export async function noBoxLeft(ec2: FakeEc2Server, db: { execute(sql: string): Promise<unknown> }): Promise<void> {
+  for (const i of ec2.instances.values()) i.state = "terminated";
+  await db.execute("DELETE FROM gpu_launch_leases");
+  ec2.calls.length = 0;
+  ec2.refuseRegion.clear();
+  ec2.eventual = false;
+}
+
 /** One `/auth/gpu/{verb}` request: GET for status and diagnostics, POST for the lifecycle verbs. */
 export function gpuRequest(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }, cookie: string, verb: string, body?: unknown) {
   return app.request(`/auth/gpu/${verb}`, {

@@ -3,7 +3,7 @@
 // and cost agree with what the portal does.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeEc2Server } from "../../testing/fake-ec2.ts";
-import { gpuRequest, testEc2Driver } from "../../testing/ec2-portal.ts";
+import { gpuRequest, noBoxLeft, testEc2Driver } from "../../testing/ec2-portal.ts";
 import { createTestPortal, type TestPortal } from "../../testing/test-portal.ts";
 import type { Ec2GpuDriver } from "./ec2.ts";
 
@@ -26,10 +26,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   clock = Date.now();
-  for (const i of ec2.instances.values()) i.state = "terminated";
-  await portal.client.execute("DELETE FROM gpu_launch_leases");
-  ec2.calls.length = 0;
-  ec2.refuseRegion.clear();
+  await noBoxLeft(ec2, portal.client);
 });
 
 const gpu = (verb: string, body?: unknown) => gpuRequest(portal.app, admin, verb, verb === "status" || verb === "diagnostics" ? undefined : (body ?? {}));

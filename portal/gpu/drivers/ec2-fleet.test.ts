@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPortalApp, type PortalApp } from "../../app.ts";
 import { MemoryMailer } from "../../sign-in/mailer.ts";
 import { FakeEc2Server } from "../../testing/fake-ec2.ts";
-import { gpuRequest, testEc2Driver } from "../../testing/ec2-portal.ts";
+import { gpuRequest, noBoxLeft, testEc2Driver } from "../../testing/ec2-portal.ts";
 import { createTestDb, signInThroughLink, TEST_SECRET } from "../../testing/test-portal.ts";
 import type { Ec2GpuDriver } from "./ec2.ts";
 
@@ -37,10 +37,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   clock = Date.now();
-  for (const i of ec2.instances.values()) i.state = "terminated";
-  await db.client.execute("DELETE FROM gpu_launch_leases");
-  ec2.calls.length = 0;
-  ec2.eventual = false;
+  await noBoxLeft(ec2, db.client);
 });
 
 const live = () => [...ec2.instances.values()].filter((i) => i.state !== "terminated" && i.state !== "shutting-down");

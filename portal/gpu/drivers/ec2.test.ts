@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestPortal, type TestPortal } from "../../testing/test-portal.ts";
 import { FakeEc2Server } from "../../testing/fake-ec2.ts";
-import { gpuRequest, testEc2Driver } from "../../testing/ec2-portal.ts";
+import { gpuRequest, noBoxLeft, testEc2Driver } from "../../testing/ec2-portal.ts";
 import { DEPLOYMENT_TAG_KEY, Ec2GpuDriver } from "./ec2.ts";
 
 let ec2: FakeEc2Server;
@@ -37,10 +37,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   clock = Date.now();
-  // Each test starts with no box (ended behind the portal's back, so no launch lease is left either).
-  for (const i of ec2.instances.values()) i.state = "terminated";
-  await portal.client.execute("DELETE FROM gpu_launch_leases");
-  ec2.calls.length = 0;
+  await noBoxLeft(ec2, portal.client);
 });
 
 const gpu = (cookie: string, verb: string, body?: unknown) => gpuRequest(portal.app, cookie, verb, body);
