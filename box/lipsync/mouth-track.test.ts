@@ -79,9 +79,16 @@ describe("mouthTrackFromPhonemes", () => {
 
   it("ends at rest even when the sound runs to the last sample", () => {
     const track = mouthTrackFromPhonemes(seq(["a", 0, 500]), 500);
-    expect(track[0].open).toBe(0);
     expect(track[track.length - 1].open).toBe(0);
     expect(max(track, "open")).toBeGreaterThan(0.4);
+  });
+
+  it("moves with the first audio when sound starts in the first frame, one frame's motion from rest", () => {
+    const early = mouthTrackFromPhonemes(seq(["a", 11, 500]), 600);
+    expect(early[0].open).toBeGreaterThan(0.1);
+    expect(early[0].open).toBeLessThanOrEqual(MAX_STEP + 1e-9);
+    // Sound from the second half of the frame on: the first frame still rests.
+    expect(mouthTrackFromPhonemes(seq(["a", 25, 500]), 600)[0]).toEqual({ open: 0, wide: 0, round: 0 });
   });
 
   it("anticipates: the mouth starts opening before a vowel's onset", () => {
@@ -129,7 +136,7 @@ describe("mouthTrackFromPhonemes on espeak's timings", () => {
     }
     expect(maxDelta(track)).toBeLessThanOrEqual(MAX_STEP + 1e-9);
     expect(max(track, "open")).toBeGreaterThan(0.4);
-    expect(track[0].open).toBe(0);
+    expect(track[0].open).toBeLessThanOrEqual(0.05); // "Bob": the lips start closed
     expect(track[track.length - 1].open).toBe(0);
   });
 });

@@ -97,7 +97,9 @@ function blendAt(segs: readonly Segment[], t: number): MouthParams {
 
 /**
  * One MouthParams per video frame; frame i shows [i/fps, (i+1)/fps) of the audio.
- * The first and last frames are at rest, p/b/m close the lips, pauses close the mouth.
+ * The last frame is at rest, p/b/m close the lips, pauses close the mouth. The first frame is at
+ * rest unless sound starts in its first half: then it is one frame's motion from rest, so the
+ * mouth moves with the first audio rather than a frame after it.
  */
 export function mouthTrackFromPhonemes(
   phonemes: readonly PhonemeTiming[],
@@ -124,7 +126,9 @@ export function mouthTrackFromPhonemes(
   const ceil = (i: number, channels: readonly (typeof CHANNELS)[number][], level: number) => {
     for (const c of channels) curves[c][i] = Math.min(curves[c][i], level);
   };
-  ceil(0, CHANNELS, 0);
+  const step = o.maxSpeedPerSecond / fps;
+  const firstSound = segs.find((s) => s.viseme !== "sil")?.start ?? Infinity;
+  ceil(0, CHANNELS, firstSound < frameMs / 2 ? step : 0);
   ceil(n - 1, CHANNELS, 0);
   for (const s of segs) {
     if (s.viseme === "sil") {
@@ -146,7 +150,6 @@ export function mouthTrackFromPhonemes(
     }
   }
 
-  const step = o.maxSpeedPerSecond / fps;
   for (const c of CHANNELS) slewLimitDown(curves[c], step);
 
   const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);

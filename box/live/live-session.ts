@@ -28,11 +28,30 @@ export interface LiveSessionOptions {
   lookahead?: number;
   /** A started video encoder for a new session (the box's warm spare). */
   videoEncoder?: () => Promise<FfmpegEncoder>;
+  /** Told about every frame handed to the media clock (benchmarks of onsets and pacing). */
+  onFrame?: (report: FrameReport) => void;
+}
+
+/** What frame `frame` carried when the media clock took it. */
+export interface FrameReport {
+  frame: number;
+  /** performance.now() when the clock asked for it. */
+  at: number;
+  /** The utterance whose audio it carries (null: silence). */
+  utterance: number | null;
+  /** Whether its picture was rendered for this frame (false: the previous picture repeated). */
+  fresh: boolean;
+  /** The mouth opening the picture shown was rendered with. */
+  open: number;
+  /** Peak |sample| of its audio. */
+  peak: number;
 }
 
 export type SpeechEvent = { kind: "start" | "end"; utterance: Scheduled; interrupted: boolean };
 
 const REST_MOUTH: MouthParams = { open: 0, wide: 0, round: 0 };
+/** An utterance whose first picture is not drawn in time starts up to this many frames later. */
+const MAX_ONSET_WAIT = 3;
 /** A video face's footage blinks, breathes and moves by itself. */
 const FOOTAGE_IDLE = { blink: 0, headX: 0, headY: 0, headRoll: 0, breathe: 0 };
 const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
@@ -42,6 +61,8 @@ export class LiveSession {
   private readonly idle: IdleAnimator;
   private readonly lookahead: number;
   private readonly rendered = new Map<number, Uint8Array>();
+  /** The mouth opening each render buffer was last drawn with (reports only). */
+  private readonly drawnOpen = new WeakMap<Uint8Array, number>();
   private readonly pool: Uint8Array[] = [];
   private readonly silence: Int16Array;
   private readonly listeners = new Set<(e: SpeechEvent) => void>();
@@ -57,6 +78,8 @@ export class LiveSession {
   private lastPcm: Int16Array;
   private toneState: FrameParams;
   private playing: Scheduled | null = null;
+  /** The utterance whose start waited for its picture, and for how many frames. */
+  private onsetWait = { id: 0, frames: 0 };
   /** A video face's loops (held in memory while it is on screen). */
   private readonly loops = new LoopPlayer();
   /** The loop being left, rendered during a fade. */
@@ -316,6 +339,9 @@ export class LiveSession {
       this.lastOwned = true;
       this.rendered.delete(i);
     }
+    // Speech starting on a frame whose picture is not drawn yet waits a frame (silent, the last
+    // picture held), so its first sound goes out with its mouth already moving.
+    if (!pic && !this.timeline.paused) this.waitForOnsetPicture(i);
     // A stream behind the clock: the avatar waits here (silent, at rest) until its next frame arrives.
     const starved = this.timeline.paused ? null : this.timeline.starvedAt(i);
     if (starved) this.timeline.stall(i, starved);
@@ -324,7 +350,25 @@ export class LiveSession {
     const pcm = this.timeline.at(i) ? this.timeline.audioAt(i) : this.silence;
     this.lastPcm = pcm;
     this.pump();
+    if (this.options.onFrame) this.report(i, pic !== undefined, pcm);
     return { i420: this.lastShown, pcm48k: pcm };
+  }
+
+  private waitForOnsetPicture(i: number): void {
+    const s = this.timeline.at(i);
+    if (!s || s.startFrame !== i) return;
+    if (this.onsetWait.id !== s.id) this.onsetWait = { id: s.id, frames: 0 };
+    if (this.onsetWait.frames >= MAX_ONSET_WAIT) return;
+    this.onsetWait.frames++;
+    this.timeline.postpone(i);
+    this.invalidateFrom(i + 1);
+  }
+
+  private report(i: number, fresh: boolean, pcm: Int16Array): void {
+    let peak = 0;
+    for (let k = 0; k < pcm.length; k++) peak = Math.max(peak, Math.abs(pcm[k]));
+    const open = this.drawnOpen.get(this.lastShown) ?? 0;
+    this.options.onFrame!({ frame: i, at: performance.now(), utterance: this.timeline.at(i)?.id ?? null, fresh, open, peak });
   }
 
   /** Speech start/end events at the frame the utterance is actually sent. */
@@ -370,6 +414,7 @@ export class LiveSession {
   private async renderFrame(frame: number, buf: Uint8Array): Promise<void> {
     const { renderer } = this.options;
     const params = this.paramsFor(frame);
+    this.drawnOpen.set(buf, params.open);
     const frames = this.avatar.frames;
     if (!frames) {
       await renderer.render(this.avatar.face, params, buf);

@@ -73,6 +73,18 @@ export class SpeechTimeline {
     return from;
   }
 
+  /**
+   * Everything starting at `frame` or later moves one frame on (the picture of an utterance's
+   * first frame was not drawn in time: its sound waits for its mouth).
+   */
+  postpone(frame: number): void {
+    for (const s of this.queue) {
+      if (s.startFrame < frame) continue;
+      s.startFrame++;
+      s.endFrame++;
+    }
+  }
+
   /** Whether the clock at `frame` reaches past what an open utterance has delivered. */
   starvedAt(frame: number): Scheduled | null {
     for (const s of this.queue) {

@@ -19,7 +19,8 @@ export interface Shot {
   waiting: boolean;
 }
 
-const avatar = {
+/** A 2x2 face for rigs that read the mouth from the picture's first byte. */
+export const rigAvatar = {
   avatarId: "rig",
   tone: "neutral",
   variant: "rig",
@@ -46,7 +47,7 @@ export class FrameRig {
   private next = 0;
 
   constructor() {
-    const { session, frame } = LiveSession.detached(avatar, {}, { renderer, loopbackOnly: true });
+    const { session, frame } = LiveSession.detached(rigAvatar, {}, { renderer, loopbackOnly: true });
     this.session = session;
     this.source = frame;
     session.onSpeech((e) => this.events.push(e));
