@@ -82,9 +82,10 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const router = new ModelRouter(createProviders({ ...env.llm, probeDir: env.dataDir }), configured, { allowOffshore: env.allowOffshoreModels, inCountry: true, health: env.readiness });
   // Never rejects: a provider that is down is re-checked with backoff, and readiness says so meanwhile.
   await router.load();
-  // The embedded voice engine; a failure leaves the box serving, with readiness saying why.
+  // The embedded voice engine; a failure leaves the box serving, with readiness saying why. It
+  // synthesises in a worker thread, so a clause never holds up the media clock.
   let voiceProblem = "";
-  const espeak = await EspeakEngine.load().catch((err: Error) => {
+  const espeak = await EspeakEngine.load({ thread: true }).catch((err: Error) => {
     voiceProblem = err.message;
     return null;
   });
@@ -201,6 +202,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       sharedDb?.close();
       liveControl.disconnect();
       live.close();
+      espeak?.thread?.close();
       await renderer.dispose().catch(() => undefined);
       await clipBuilds.dispose();
       keyTable?.close();

@@ -5,7 +5,7 @@ import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { Utterance, UtteranceChunk } from "../voice/engine.ts";
 import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../voice/accounts.ts";
-import { to48k, resample } from "../voice/resample.ts";
+import { to48kInSlices, resample } from "../voice/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import type { WordPhonemizer } from "../lipsync/word-visemes.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
@@ -56,7 +56,7 @@ export class Speaker {
     const said = await this.synthesize(text, pick);
     const u = this.phonemizer ? await this.phonemizer.withPhonemes(said) : said;
     const { track } = mouthTrackForUtterance(u, this.fps);
-    return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: track };
+    return { text, tone, pcm48k: await to48kInSlices(u.pcm, u.sampleRate), mouth: track };
   }
 
   /**
@@ -88,7 +88,7 @@ export class Speaker {
   private async wholeOn(route: VoiceRoute, text: string, tone: Tone): Promise<UtteranceInput> {
     const said = await this.speak(route, text);
     const u = this.phonemizer ? await this.phonemizer.withPhonemes(said) : said;
-    return { text, tone, pcm48k: u.sampleRate === 48000 ? u.pcm : to48k(u.pcm, u.sampleRate), mouth: mouthTrackForUtterance(u, this.fps).track };
+    return { text, tone, pcm48k: await to48kInSlices(u.pcm, u.sampleRate), mouth: mouthTrackForUtterance(u, this.fps).track };
   }
 
   /** Starts the stream and waits for its first audio; the rest is read in the background. */

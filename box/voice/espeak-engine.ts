@@ -8,6 +8,7 @@ import { buildUtterance, type EspeakRawEvent } from "./espeak-events.ts";
 import { DEFAULT_ESPEAK_LIBRARY, openNativeEspeak } from "./espeak-native.ts";
 import { ESPEAK_PROVIDER, espeakVoiceRows, type EspeakVoiceRow } from "./espeak-voices.ts";
 import { DEFAULT_ESPEAK_WASM_MODULE, openWasmEspeak } from "./espeak-wasm.ts";
+import { canThread, EspeakThread } from "./espeak-thread.ts";
 import { voiceForLanguage } from "./voice-language.ts";
 
 export interface EspeakEngineOptions {
@@ -23,6 +24,11 @@ export interface EspeakEngineOptions {
   endPause?: boolean;
   /** espeak variant giving each language a female row; null for none. */
   femaleVariant?: string | null;
+  /**
+   * Synthesise in a worker thread (Bun only; elsewhere ignored), so a clause never blocks the
+   * thread that paces media. The catalogue is still read here.
+   */
+  thread?: boolean;
 }
 
 const DEFAULTS = {
@@ -33,6 +39,7 @@ const DEFAULTS = {
   defaultVoice: "en-us",
   endPause: true,
   femaleVariant: "f3",
+  thread: false,
 } satisfies Required<EspeakEngineOptions>;
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -51,6 +58,8 @@ export class EspeakEngine implements VoiceEngine {
   readonly ready = true;
   private readonly rows: EspeakVoiceRow[];
   private readonly byId: Map<string, EspeakVoiceRow>;
+  /** The worker synthesising, when `thread` is on (null: this thread). */
+  thread: EspeakThread | null;
 
   private constructor(
     private readonly backendImpl: EspeakBackend,
@@ -60,6 +69,7 @@ export class EspeakEngine implements VoiceEngine {
   ) {
     this.rows = espeakVoiceRows(backendImpl.listVoices(), options.femaleVariant);
     this.byId = new Map(this.rows.map((r) => [r.id, r]));
+    this.thread = options.thread && canThread() ? new EspeakThread({ ...options, backend: backendImpl.kind }) : null;
   }
 
   /** Throws UpstreamError(503) when neither the library nor the WASM package can be started. */
@@ -85,6 +95,8 @@ export class EspeakEngine implements VoiceEngine {
     if (!backend) throw unavailable(`engine could not be loaded (${failures.join("; ")})`);
     const engine = new EspeakEngine(backend, opts, performance.now() - started);
     if (engine.rows.length === 0) throw unavailable("the engine lists no voices (is espeak-ng-data installed?)");
+    // A worker that cannot start leaves synthesis on this thread (slower for the media clock, not wrong).
+    await engine.thread?.start().catch(() => (engine.thread = null));
     return engine;
   }
 
@@ -122,6 +134,7 @@ export class EspeakEngine implements VoiceEngine {
     if (text.trim() === "") {
       return Promise.resolve({ pcm: new Int16Array(0), sampleRate, phonemes: [], words: [], durationMs: 0 });
     }
+    if (this.thread) return this.thread.synthesize(text, options);
     const wanted = options.voice ?? this.options.defaultVoice;
     // Known rows map to espeak identifiers; anything else is tried as an espeak name.
     const name = this.voice(wanted)?.identifier ?? wanted;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resample, resampledLength, to16k, to48k } from "./resample.ts";
+import { resample, resampledLength, to16k, to48k, to48kInSlices } from "./resample.ts";
 
 function sine(freq: number, rate: number, seconds: number, amplitude = 0.5): Int16Array {
   const out = new Int16Array(Math.round(rate * seconds));
@@ -58,5 +58,21 @@ describe("resample", () => {
     expect(out).toEqual(input);
     expect(out).not.toBe(input);
     expect(() => resample(input, 0, 48000)).toThrow(RangeError);
+  });
+
+  it("to48kInSlices gives to48k's samples and lets the thread go between slices", async () => {
+    const input = sine(440, 22050, 2);
+    let turns = 0;
+    let watching = true;
+    const watch = () => {
+      turns++;
+      if (watching) setImmediate(watch);
+    };
+    setImmediate(watch);
+    const sliced = await to48kInSlices(input, 22050);
+    watching = false;
+    expect(sliced).toEqual(to48k(input, 22050));
+    // 96,000 output samples in quarter-second slices: the other work ran between them.
+    expect(turns).toBeGreaterThanOrEqual(6);
   });
 });
