@@ -36,6 +36,7 @@ import { wireArchive } from "./avatars/archive/wire.ts";
 import { LiveSessions } from "./live/manager.ts";
 import { liveRoutes } from "./live/routes.ts";
 import { audioUploadRoutes } from "./uploads/routes.ts";
+import { providerWarmUp } from "./live/warm-up.ts";
 import { Speaker } from "./live/speaker.ts";
 import { AudioStore } from "./live/audio-store.ts";
 import { createProviders } from "./llm/registry.ts";
@@ -185,7 +186,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     ...conversationRoutes(conversations),
     ...avatarRoutes(registry, { onScreen: () => live.live()?.avatar ?? null, buildClips: clipBuilds.buildClips }),
     ...clipBuilds.routes,
-    ...liveRoutes({ sessions: live, registry, settings, speaker, audio }),
+    ...liveRoutes({ sessions: live, registry, settings, speaker, audio, warmUp: providerWarmUp({ settings, router, accounts: voices?.accounts ?? null }) }),
     ...audioUploadRoutes({ store: audio, asr: asr.engine }),
     ...(voices ? voiceRoutes({ accounts: voices.accounts, chatterbox: bootEngine instanceof ChatterboxEngine ? bootEngine : null, bootHealth: voiceHealth }) : []),
     ...chatRoutes({ engine, calls, sessions: live, registry, speaker, accounts: voices?.accounts ?? null, audio }),

@@ -15,6 +15,7 @@ export function trackedProvider(provider: LlmProvider, outcome: StreamOutcome): 
     models: () => provider.models(),
     probe: (modelId) => provider.probe(modelId),
     stream: (req) => tracked(provider.stream(req), req, outcome),
+    warm: async () => provider.warm?.(),
   };
 }
 

@@ -24,6 +24,8 @@ export interface LiveRouteDeps {
   settings: SettingsService;
   speaker: Speaker;
   audio: AudioStore;
+  /** Opens connections to the caller's model and voice providers (fire and forget). */
+  warmUp?: (subject: string) => Promise<void>;
 }
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {
@@ -66,6 +68,8 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
         const avatar = await pickAvatar(principal.subject, optionalString(body, "avatar"));
         const { answer } = await d.sessions.open({ sdp: body.sdp, type: body.type }, avatar, sanitizeClientContext(body.client_context));
+        // While the client sets up ICE and DTLS, the first turn's provider connections open.
+        void d.warmUp?.(principal.subject);
         // Every face idles live from the renderer, so no other face's idle is ever borrowed.
         return { sdp: answer.sdp, type: "answer", avatar: avatar.variant, silence: avatar.variant, idle_stand_in: false };
       },

@@ -16,6 +16,7 @@ import {
   type ModelDecl,
   type ModelProbe,
 } from "./types.ts";
+import { warmConnection } from "../net/warm-connection.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
@@ -99,6 +100,10 @@ export class AnthropicProvider implements LlmProvider {
 
   private touch(body: Record<string, unknown>): Promise<void> {
     return touch("anthropic", this.fetchFn, apiUrl(this.options.baseUrl, "/messages"), this.headers(), body, PROBE_TIMEOUT_MS);
+  }
+
+  warm(): Promise<void> {
+    return warmConnection(this.fetchFn, apiUrl(this.options.baseUrl, "/models"));
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<ChatEvent> {

@@ -17,6 +17,7 @@ import {
   type ModelProbe,
   type ReasoningKind,
 } from "./types.ts";
+import { warmConnection } from "../net/warm-connection.ts";
 
 export interface OpenAiOptions {
   /** With or without a trailing /v1 (`http://127.0.0.1:11434/v1` and `https://api.openai.com` both work). */
@@ -109,6 +110,10 @@ export class OpenAiProvider implements LlmProvider {
 
   private touch(body: Record<string, unknown>): Promise<void> {
     return touch("openai", this.fetchFn, apiUrl(this.options.baseUrl, "/chat/completions"), this.headers(), body, PROBE_TIMEOUT_MS);
+  }
+
+  warm(): Promise<void> {
+    return warmConnection(this.fetchFn, apiUrl(this.options.baseUrl, "/models"));
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<ChatEvent> {

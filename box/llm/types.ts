@@ -100,6 +100,8 @@ export interface LlmProvider {
   probe(modelId: string): Promise<ModelProbe>;
   /** Streams one reply. Throws UpstreamError on failure; throws the signal's reason when aborted. */
   stream(req: ChatRequest): AsyncIterable<ChatEvent>;
+  /** Opens a connection to the provider ahead of the first turn (never rejects). */
+  warm?(): Promise<void>;
 }
 
 /** A model named in configuration: annotates (label, tiers) or, without a list endpoint, declares. */

@@ -72,6 +72,8 @@ export interface VoiceEngine {
    * sample of the whole utterance. Aborting `signal` stops the request.
    */
   stream?(text: string, options?: SynthesizeOptions & { signal?: AbortSignal }): AsyncIterable<UtteranceChunk>;
+  /** Opens a connection to the engine's server ahead of the first call (never rejects). */
+  warm?(): Promise<void>;
 }
 
 export interface UtteranceChunk {

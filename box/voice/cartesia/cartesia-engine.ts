@@ -24,6 +24,7 @@ import {
   VOICE_ID_PATTERN,
   type CartesiaSampleRate,
 } from "./cartesia-wire.ts";
+import { warmConnection } from "../../net/warm-connection.ts";
 
 export interface CartesiaEngineOptions extends ProviderClientOptions {
   /** `model_id`; default "sonic-3". */
@@ -87,6 +88,11 @@ export class CartesiaEngine implements VoiceEngine {
    * sample) in chunks of their own with no samples. Aborting `signal` ends the request and rethrows
    * the signal's reason.
    */
+  warm(): Promise<void> {
+    const send = this.conn.fetch; // called unbound, as cartesia-http.ts calls it
+    return warmConnection((url, init) => send(url, init), `${this.conn.baseUrl.replace(/\/+$/, "")}/voices`);
+  }
+
   async *stream(text: string, options: CartesiaSynthesizeOptions = {}): AsyncGenerator<UtteranceChunk> {
     // An empty slot ("") names no voice.
     const wanted = options.voice || this.defaultVoiceId;

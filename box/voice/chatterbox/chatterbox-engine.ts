@@ -16,6 +16,7 @@ import { ChatterboxHttp, garbage } from "./chatterbox-http.ts";
 import { ReferenceClipError } from "./reference-clip.ts";
 import { CHATTERBOX_PROVIDER, cloneVoiceId, displayNameOf, parseVoiceId, referenceFileName } from "./voice-ids.ts";
 import { NotWavError, WavStreamDecoder } from "./wav-stream.ts";
+import { warmConnection } from "../../net/warm-connection.ts";
 
 export interface ChatterboxEngineOptions extends ProviderClientOptions {
   /** Voice id used when a call names none; default: the server's "Emily.wav", else its first predefined voice. */
@@ -105,6 +106,11 @@ export class ChatterboxEngine implements VoiceEngine {
   }
 
   /** PCM as the WAV bytes arrive (`stream: true`; a server before v2.0.0 sends the whole file, read the same way). */
+  warm(): Promise<void> {
+    const send = this.options.fetch ?? globalThis.fetch;
+    return warmConnection((url, init) => send(url, init), `${this.options.baseUrl.replace(/\/+$/, "")}/health`);
+  }
+
   stream(text: string, options: ChatterboxSynthesizeOptions = {}): AsyncIterable<UtteranceChunk> {
     return this.speech(text, options, true);
   }

@@ -13,6 +13,7 @@ import {
   type ElevenLabsVoiceRow,
 } from "./elevenlabs-voices.ts";
 import { primaryLanguage } from "../voice-language.ts";
+import { warmConnection } from "../../net/warm-connection.ts";
 
 /** Headerless s16le mono; the box resamples to 48 kHz itself. */
 export type ElevenLabsPcmFormat = "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000";
@@ -89,6 +90,10 @@ export class ElevenLabsEngine implements VoiceEngine {
    * Speech as it arrives: each chunk is the PCM of one line of the stream, with the words that
    * line completed (ms from the first sample). A last chunk with no PCM may carry the last word.
    */
+  warm(): Promise<void> {
+    return warmConnection((url, init) => this.fetchFn(new URL(url), init ?? {}), `${this.baseUrl.replace(/\/+$/, "")}/v1/models`);
+  }
+
   async *stream(text: string, options: ElevenLabsSynthesizeOptions = {}): AsyncGenerator<UtteranceChunk> {
     const voiceId = options.voice ?? this.defaultVoice;
     if (!VOICE_ID.test(voiceId)) throw badVoiceId(voiceId);
