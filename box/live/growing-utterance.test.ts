@@ -59,6 +59,22 @@ describe("GrowingUtterance", () => {
     expect(last.mouth[15].open).toBe(0);
   });
 
+  it("the first frames no timing covers take the audio's mouth as soon as 80 ms of audio lie past them", () => {
+    const pcm = speech();
+    const g = new GrowingUtterance("x", "neutral");
+    g.push(pcm.subarray(0, RATE * 0.2), RATE);
+    // 200 ms: frames 0-2 have their context (the last frames are kept back for the resampler and a cut).
+    expect(g.frames).toBeGreaterThanOrEqual(2);
+    expect(g.snapshot().mouth.some((m) => m.open > 0.1)).toBe(true);
+    // Past the onset the full wait applies again (timings may still come): frame 4 waits for 280 ms after it.
+    g.push(pcm.subarray(RATE * 0.2, RATE * 0.4), RATE);
+    expect(g.frames).toBe(4);
+    // Timings that trail the audio (a word's arrive when it ends) do not hold the first frames either.
+    const t = new GrowingUtterance("x", "neutral");
+    t.push(pcm.subarray(0, RATE * 0.2), RATE, [{ phoneme: "a", startMs: 0, endMs: 30 }]);
+    expect(t.frames).toBeGreaterThanOrEqual(2);
+  });
+
   it("with timings, frames are settled from them as soon as they reach past the frame", () => {
     const pcm = speech();
     const g = new GrowingUtterance("x", "neutral");

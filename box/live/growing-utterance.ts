@@ -15,6 +15,12 @@ import type { UtteranceInput } from "./speech-timeline.ts";
 const TIMING_LEAD_MS = 120;
 /** Audio this far past a frame that no timing covers: its mouth comes from the audio ... */
 const AUDIO_WAIT_MS = 280;
+/**
+ * ... except at the start: the first frames that no timing covers yet take their mouth from the
+ * audio as soon as the audio mouth's context past them is there, so a provider whose timings
+ * trail its audio by a word (Cartesia) does not hold the first sound back until that word ends.
+ */
+const ONSET_FRAMES = 4;
 /** ... or this far once timings flow (they lag the audio by up to a word: wait for them). */
 const TIMED_AUDIO_WAIT_MS = 1200;
 /** Audio context each side of the frames the audio mouth computes (its window and smoothing). */
@@ -174,7 +180,8 @@ export class GrowingUtterance {
         this.mouth.push(byTimings[k]);
         continue;
       }
-      if (!final && this.srcMs < endMs + (timed ? TIMED_AUDIO_WAIT_MS : AUDIO_WAIT_MS)) break;
+      const wait = k < ONSET_FRAMES ? AUDIO_CONTEXT_FRAMES * frameMs : timed ? TIMED_AUDIO_WAIT_MS : AUDIO_WAIT_MS;
+      if (!final && this.srcMs < endMs + wait) break;
       byAudio ??= this.audioTrack(k);
       this.mouth.push(byAudio.track[k - byAudio.first] ?? REST);
     }
