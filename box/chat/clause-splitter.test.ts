@@ -60,14 +60,18 @@ describe("ClauseSplitter: the first phrase of a model reply (issue 23 item 2)", 
     expect(reply("こんにちは、今日はいい天気ですね。")).toEqual(["こんにちは、", "今日はいい天気ですね。"]); // CJK: six characters, no spaces to count
   });
 
-  it("the first piece goes as soon as its mark is followed by a space, not at the end of the reply", () => {
+  it("the first piece goes as soon as its mark arrives after a word, not at the end of the reply", () => {
     const s = new ClauseSplitter({ firstPhraseWords: REPLY_FIRST_PHRASE_WORDS });
     expect(s.push("Sure thing, my")).toEqual([]); // two words: too short for a phrase
     const t = new ClauseSplitter({ firstPhraseWords: REPLY_FIRST_PHRASE_WORDS });
-    expect(t.push("Of course I can,")).toEqual([]); // waits to see what follows the comma
-    expect(t.push(" the")).toEqual(["Of course I can,"]);
+    expect(t.push("Of course I can,")).toEqual(["Of course I can,"]); // a comma after a letter: no wait for the next token
+    expect(t.push(" the")).toEqual([]);
     expect(t.push(" rest, goes, in one.")).toEqual([]);
     expect(t.flush()).toEqual(["the rest, goes, in one."]);
+    // After a digit it waits: "1," may be "1,000".
+    const n = new ClauseSplitter({ firstPhraseWords: REPLY_FIRST_PHRASE_WORDS });
+    expect(n.push("We counted 1,")).toEqual([]);
+    expect(n.push("000 guests, roughly")).toEqual(["We counted 1,000 guests,"]);
   });
 
   it("never cuts inside a number, after an abbreviation, at a hyphen, or a phrase under three words", () => {

@@ -76,7 +76,12 @@ export class ClauseSplitter {
       if (WORD.test(c) && (i === 0 || !IN_WORD.test(b[i - 1]))) words++;
       if (c === "\n") return i + 1;
       // A cut needs to see the following character, so "3." waits for "3.5" or "3. ", and "1," for "1,000".
-      if (next === undefined) break;
+      // The first phrase's comma after a letter cannot grow into a number: it goes without waiting
+      // for the next token (at 50 tokens/s that wait is 20 ms of the first word's delay).
+      if (next === undefined) {
+        if (phrase && SOFT.has(c) && /\p{L}/u.test(b[i - 1] ?? "") && words >= this.firstWords && !this.afterAbbreviation(i)) return i + 1;
+        break;
+      }
       // CJK full stops end a sentence with no space after them.
       if (c === "。" || c === "！" || c === "？") return i + 1;
       const followedBySpace = next === " " || next === "\n";
