@@ -65,6 +65,7 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
   const state = (id: string) => card(id).locator('[data-role="state"]');
   const keyLine = (id: string) => card(id).locator('[data-role="key"]');
   const result = (id: string) => card(id).locator('[data-role="result"]');
+  const keyResult = (id: string) => card(id).locator('[data-role="key-result"]');
   const saved = async () => ((await (await page.request.get(`${studio.url}/auth/voice/settings`)).json()) as { voice: { engine: string; keys: { provider: string }[] } }).voice;
   const neverTheKey = async () => {
     expect(await page.content()).not.toContain(RIGHT_KEY);
@@ -91,7 +92,9 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
 
   await test.step("a wrong key: ElevenLabs refuses it and nothing is saved", async () => {
     await saveKey("elevenlabs", WRONG_KEY);
-    await expect(result("elevenlabs")).toContainText("Rejected by the provider: ElevenLabs refused this key (invalid_api_key); it was not saved.");
+    await expect(keyResult("elevenlabs")).toContainText("Rejected by the provider: ElevenLabs refused this key (invalid_api_key); it was not saved.");
+    // Said next to the key's form, and brought into view.
+    await expect(keyResult("elevenlabs")).toBeInViewport();
     await expect(keyLine("elevenlabs")).toHaveText("No key saved.");
     expect((await saved()).keys).toEqual([]);
     expect(studio.elevenlabs.of("user").map((r) => r.headers["xi-api-key"])).toEqual([WRONG_KEY]);
@@ -99,7 +102,7 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
 
   await test.step("the right key: accepted, saved, only its hint on the page", async () => {
     await saveKey("elevenlabs", RIGHT_KEY);
-    await expect(result("elevenlabs")).toContainText("Accepted: ElevenLabs accepted the key and it is saved as ••••••••W9kP.");
+    await expect(keyResult("elevenlabs")).toContainText("Accepted: ElevenLabs accepted the key and it is saved as ••••••••W9kP.");
     await expect(keyLine("elevenlabs")).toHaveText("Saved: ••••••••W9kP, accepted by ElevenLabs.");
     await expect(card("elevenlabs").getByLabel("New ElevenLabs API key")).toHaveValue("");
     await expect(state("elevenlabs")).toHaveText("Not in use");
@@ -177,13 +180,13 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
     const dialog = page.getByRole("dialog", { name: "Remove your ElevenLabs key?" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("••••••••W9kP");
-    await expect(dialog).toContainText("they speak with eSpeak NG (built in) instead");
+    await expect(dialog).toContainText("they speak with espeak-ng (built in) instead");
     await expect(dialog.getByRole("button", { name: "Keep the key" })).toBeFocused();
     await shoot(page, "voices-remove");
     await dialog.getByRole("button", { name: "Remove key" }).click();
     await expect(result("elevenlabs")).toHaveText("Your ElevenLabs key was removed from the portal.");
     await expect(page.locator("#engine-result")).toHaveText(
-      "ElevenLabs was the engine of your sessions; without its key they now speak with eSpeak NG (built in).",
+      "ElevenLabs was the engine of your sessions; without its key they now speak with espeak-ng (built in).",
     );
     await expect(page.locator("#engine-espeak")).toBeChecked();
     await expect(page.locator("#engine-elevenlabs")).toBeDisabled();
@@ -202,7 +205,7 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
     await expect(state("espeak")).toHaveText("Unknown");
     await expect(card("espeak").getByRole("button", { name: "Play a sample" })).toBeDisabled();
     await saveKey("elevenlabs", RIGHT_KEY);
-    await expect(result("elevenlabs")).toContainText("Accepted:");
+    await expect(keyResult("elevenlabs")).toContainText("Accepted:");
     await expect(keyLine("elevenlabs")).toHaveText("Saved: ••••••••W9kP, accepted by ElevenLabs.");
     await neverTheKey();
     await shoot(page, "voices-box-stopped");

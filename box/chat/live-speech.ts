@@ -52,7 +52,8 @@ export class LiveSpeech {
     this.chain = this.chain.then(() => new Promise<void>((r) => setTimeout(r, 1))).then(async () => {
       if (this.stopped) return;
       try {
-        const g = await this.speaker.live(text, tone, this.pick, this.signal);
+        // The face showing now (a call can switch faces mid-turn) names its voice when nothing else does.
+        const g = await this.speaker.live(text, tone, { ...this.pick, avatar: this.session.avatar.avatarId }, this.signal);
         // Prepared early: it goes on arriving here (and the clauses after it wait) until confirmed.
         if (this.gate && !(await this.gate.decided)) return;
         if (this.stopped) return;

@@ -79,7 +79,7 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         const replyBody = async (o: TurnOutcome) =>
           session
             ? { reply: o.reply, tone: o.tone, avatar: session.speakingFace, tools: o.tools, streamed: true as const, identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) }
-            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, pick), identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) };
+            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, { ...pick, avatar: identity }), identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) };
 
         if (!stream) {
           const out = await d.engine.run(prepared, { subject: principal.subject, message, kind: session ? "live" : "one_shot", session, voice: pick.voice, voiceProvider: pick.provider, offerCustomTools: false, toolOwner: principal.subject, emit: () => true });

@@ -127,7 +127,8 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const asked = session.interruptions;
         // An interrupt (or barge-in) after the talk was asked for aborts the voice stream speaking it.
         const signal = session.interruptSignal;
-        const speak = (clause: string) => d.speaker.live(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice }, signal);
+        // The face on screen names its own voice when neither the talk nor the caller's settings do.
+        const speak = (clause: string) => d.speaker.live(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice, avatar: session.avatar.avatarId }, signal);
         const turn = (talking.get(session) ?? Promise.resolve()).then(async () => {
           // Each clause plays from its first audio while the rest still streams in (a bad voice
           // refuses the talk here, before any sound); the next is asked for once it has all arrived.

@@ -1,6 +1,8 @@
 // Implements: "Which engine speaks, per session" and every `voice_notice`: a voice picked in the
 // studio (voice + provider), else the engine the person chose on the portal (read with their saved
-// key from the shared database), else the box's own engine (BOX_TTS). When the person's key
+// key from the shared database), else the box's own engine (BOX_TTS). Which voice of that engine:
+// the call's own `voice`, else the caller's settings slot for the engine, else the voice that fits
+// the face on screen (face-voice.ts), else the engine's default (README "A voice that fits the face"). When the person's key
 // cannot be used (rejected, quota, unreachable), speech falls back to the box's engine and the
 // notice says so; it is non-empty exactly while replies are billed to the box's engine instead of
 // the account the person chose, and clears when their key works again (re-tried at most every
@@ -11,6 +13,9 @@ import { VoiceKeyCipher, type SealedVoiceKey } from "../../shared/voice-keys/cry
 import { VoiceProviderError, type VoiceEngine, type VoiceRow } from "./engine.ts";
 import { failureOf, VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
 import type { CloneOwners } from "./clone-owners.ts";
+import { faceVoiceOf, type FaceVoice } from "./face-voice.ts";
+import { ESPEAK_PROVIDER } from "./espeak-voices.ts";
+import { stockFaceVoice } from "../avatars/stock/voices.ts";
 
 /** What a caller asked for on this call (all optional but the subject). */
 export interface VoicePick {
@@ -18,6 +23,8 @@ export interface VoicePick {
   subject: string | null;
   voice?: string;
   provider?: string;
+  /** The face the call speaks for (avatar or variant id): its own voice when nothing else is chosen. */
+  avatar?: string;
 }
 
 /** Who speaks one call: the engine, the voice, and on whose account. */
@@ -107,6 +114,8 @@ export interface VoiceAccountsOptions {
   slotVoice?: (subject: string, provider: string) => Promise<string | undefined>;
   /** Voice lists (cached per provider and caller); default a catalogue of its own. */
   catalogue?: VoiceCatalogue;
+  /** The voice that fits a face; default the stock faces' own (box/avatars/stock/voices.ts). */
+  faceVoice?: (avatar: string) => FaceVoice | undefined;
   /** Whose cloned voices are whose; absent: every voice is everyone's (a box of one caller). */
   owners?: CloneOwners | null;
   now?: () => number;
@@ -187,6 +196,26 @@ export class VoiceAccounts {
    * `voice_provider_unavailable`); a person's key that is failing routes to the box with a notice.
    */
   async route(pick: VoicePick): Promise<VoiceRoute> {
+    const route = await this.routeOf(pick);
+    if (route.voice !== undefined || !pick.avatar) return route;
+    return { ...route, voice: await this.faceDefault(route, pick.avatar) };
+  }
+
+  /**
+   * The voice of `route`'s engine that fits the face `avatar` (undefined: the engine's default).
+   * Read from the catalogue cache; an engine that cannot list its voices speaks its default. A
+   * hosted engine given a default voice by whoever runs the box keeps it (their choice, and no
+   * voice list is fetched before a first sentence).
+   */
+  private async faceDefault(route: VoiceRoute, avatar: string): Promise<string | undefined> {
+    const face = (this.o.faceVoice ?? stockFaceVoice)(avatar);
+    if (!face) return undefined;
+    if (route.provider !== ESPEAK_PROVIDER && route.engine.defaultVoiceId) return undefined;
+    const rows = await this.rowsOf(route).catch(() => [] as VoiceRow[]);
+    return faceVoiceOf(face, route.provider, rows);
+  }
+
+  private async routeOf(pick: VoicePick): Promise<VoiceRoute> {
     const bad = pick.voice === undefined ? null : voiceIdProblem(pick.voice);
     if (bad) throw new ApiError(400, "unknown_voice", `voice is not a voice id (${bad}).`);
     const person = pick.subject ? await this.personOf(pick.subject) : null;

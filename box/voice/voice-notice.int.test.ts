@@ -62,7 +62,7 @@ describe("a person's own ElevenLabs key, rejected and then fixed", () => {
   it("rejected: every surface carries the notice and the box's engine speaks", async () => {
     const status = await call("GET", "/api/chat/status");
     expect(status.json).toMatchObject({ voice_origin: "box", voice_provider: "espeak", tts: true });
-    expect(status.json.voice_notice).toMatch(/^Your ElevenLabs key could not be used \(.*Invalid API key.*\); replies are spoken with the box's own voice \(espeak-ng \(embedded\)\) until it works again\.$/);
+    expect(status.json.voice_notice).toMatch(/^Your ElevenLabs key could not be used \(.*Invalid API key.*\); replies are spoken with the box's own voice \(espeak-ng \(built in\)\) until it works again\.$/);
     // The key never appears anywhere.
     expect(JSON.stringify(status.json)).not.toContain(EL_KEY);
 

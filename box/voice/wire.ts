@@ -21,7 +21,7 @@ export interface VoiceWiring {
   ttsProviders: (VoiceEngineInfo & { id: string })[];
 }
 
-export const ESPEAK_INFO: VoiceEngineInfo = { label: "espeak-ng (embedded)", local: true, byo: false, clone: false, prepare: false };
+export const ESPEAK_INFO: VoiceEngineInfo = { label: "espeak-ng (built in)", local: true, byo: false, clone: false, prepare: false };
 
 const LABELS: Record<string, VoiceEngineInfo> = {
   espeak: ESPEAK_INFO,

@@ -3,6 +3,8 @@
 // voices"). The server renders one card per engine and the engine choice from the catalogue's
 // constants only (no settings, no key, no hint); the script (browser/voices.ts) fills them from
 // `GET /auth/voice/settings` and the box's `GET /api/voices`, and saves through `/auth/voice/*`.
+// "Your voice" is the person's own default voice of their engine (the settings record's voice
+// slot, `POST /api/settings`), picked with the studio's searchable voice picker.
 import { BUILT_IN_LABEL, PROVIDER_LABELS } from "../voice/providers.ts";
 import { BUILT_IN_ENGINE, HOSTED_PROVIDERS, VOICE_KEY_MAX_CHARS, type HostedProvider } from "../voice/schema.ts";
 import { ConfirmDialog } from "./dialog.tsx";
@@ -106,6 +108,7 @@ function HostedCard(props: { id: HostedProvider }) {
             Save key
           </button>
         </div>
+        <p class="result" data-role="key-result" role="status" aria-live="polite"></p>
         <p id={`voice-key-hint-${id}`} class="hint">
           Make one on <a href={page.url}>{page.where}</a>. The portal checks it with {label} before saving, keeps it encrypted and never shows it again (only
           its last characters).
@@ -164,6 +167,19 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
             </div>
           </form>
           <p id="engine-result" class="result" role="status" aria-live="polite"></p>
+        </section>
+
+        <section class="card" aria-labelledby="own-voice-h">
+          <h2 id="own-voice-h">Your voice</h2>
+          <p id="own-voice-hint" class="hint">
+            The voice of <span id="own-voice-engine">your engine</span> that speaks in your sessions. With “The face's own voice” each avatar speaks with
+            a voice that fits it. A voice picked for an avatar on the live page wins there.
+          </p>
+          <div class="field">
+            <label for="own-voice">Voice</label>
+            <select id="own-voice" aria-describedby="own-voice-hint" disabled></select>
+          </div>
+          <p id="own-voice-result" class="result" role="status" aria-live="polite"></p>
         </section>
 
         <section aria-labelledby="box-engines-h">

@@ -10,6 +10,6 @@ export const PROVIDER_LABELS: Readonly<Record<HostedProvider, string>> = {
   cartesia: "Cartesia",
 };
 
-export const BUILT_IN_LABEL = "eSpeak NG (built in)";
+export const BUILT_IN_LABEL = "espeak-ng (built in)";
 
 export const engineLabel = (id: string): string => (id === BUILT_IN_ENGINE ? BUILT_IN_LABEL : (PROVIDER_LABELS[id as HostedProvider] ?? id));

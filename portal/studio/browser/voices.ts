@@ -2,16 +2,23 @@
 // engine choice from the portal (`/auth/voice/*`), and what the box says about each engine now
 // (`GET /api/voices` through the client library, with a portal-minted credential). A key goes to
 // the portal once, in the PUT body; the page shows only its masked hint and clears the input.
+// "Your voice" (the settings record's voice slot of the person's engine) uses the studio's voice
+// picker. A failure is said next to what failed (the key's form, the engine form, the picker) and
+// scrolled into view.
 import { AvatarApiError, AvatarClient, portalCredentialProvider, type VoiceCatalogue } from "../../../shared/client/index.ts";
 import type { VoiceSettings } from "../../voice/schema.ts";
 import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
 import { explain, voiceGroupWords } from "./words.ts";
+import { engineName } from "./voice-names.ts";
+import { VoicePicker } from "./voice-picker.ts";
 
 const BUILT_IN = "espeak";
 const HOSTED = ["elevenlabs", "cartesia"] as const;
-/** The portal's engine names (portal/voice/providers.ts, copied: importing it would bundle TypeBox). */
-const LABELS: Record<string, string> = { espeak: "eSpeak NG (built in)", chatterbox: "Chatterbox (self-hosted)", elevenlabs: "ElevenLabs", cartesia: "Cartesia" };
+/** The settings record's voice slot of an engine (the first hosted provider keeps the bare name). */
+const slotField = (provider: string) => (provider === "elevenlabs" ? "voice_id" : `voice_id_${provider}`);
+/** "Your voice"'s first entry: no voice saved, each face speaks with the one that fits it. */
+const FACE_VOICE = { value: "", label: "The face's own voice" };
 /** The box re-reads a person's engine choice at most this often (box/voice/accounts.ts). */
 const CHOICE_PICKUP_MS = 5_500;
 const MAX_PICKUP_CHECKS = 3;
@@ -38,7 +45,13 @@ export interface CardState {
   pending?: boolean;
 }
 
-const label = (id: string) => LABELS[id] ?? id;
+const label = (id: string) => engineName(id);
+
+/** A result next to what it is about; a failure is also brought into view (it may be below the fold). */
+function tell(el: HTMLElement, text: string, tone: "ok" | "error" | "" = ""): void {
+  say(el, text, tone);
+  if (tone === "error") el.scrollIntoView({ block: "nearest" });
+}
 
 /**
  * What the box says about one engine, read against the person's settings: the box answers for the
@@ -91,6 +104,11 @@ export function startVoices(): void {
   const recheck = byId<HTMLButtonElement>("voices-recheck");
   const client = new AvatarClient({ baseUrl: "", token: portalCredentialProvider() });
   const card = (id: string) => byId(`voice-card-${id}`);
+  const ownSelect = byId<HTMLSelectElement>("own-voice");
+  const ownPicker = new VoicePicker(ownSelect);
+  const ownResult = byId("own-voice-result");
+  /** The engine "Your voice" lists, and the value saved in its slot. */
+  let own: { provider: string; saved: string } | null = null;
   const part = <T extends HTMLElement = HTMLElement>(id: string, role: string) => card(id).querySelector<T>(`[data-role="${role}"]`)!;
 
   let settings: VoiceSettings | null = null;
@@ -177,6 +195,7 @@ export function startVoices(): void {
       const boxHas = envelope ? new Set(envelope.tts_providers.filter((p) => !p.byo).map((p) => p.id)) : null;
       live = { kind: "ok", c, boxHas };
       notices.clear("box");
+      renderOwnVoice(c, envelope?.settings as Record<string, unknown> | undefined);
     } catch (err) {
       if (seq !== liveSeq) return;
       const p = explain(err);
@@ -209,6 +228,41 @@ export function startVoices(): void {
     }
   }
 
+  /** "Your voice": the voices of the engine that speaks for the person now, and their saved one. */
+  function renderOwnVoice(c: VoiceCatalogue, record: Record<string, unknown> | undefined): void {
+    const provider = c.current_provider;
+    const group = c.groups.find((g) => g.provider === provider);
+    byId("own-voice-engine").textContent = label(provider);
+    if (!record || !group || group.state !== "ready") {
+      own = null;
+      ownPicker.set([], "");
+      say(ownResult, record ? `${label(provider)} cannot list its voices now (see its card below).` : "Your saved voice could not be read from the box.");
+      return;
+    }
+    const slot = record[slotField(provider)];
+    const saved = typeof slot === "string" && group.voices.some((v) => v.id === slot) ? slot : "";
+    own = { provider, saved };
+    ownPicker.set(group.voices, saved, [FACE_VOICE]);
+  }
+
+  ownSelect.addEventListener("change", async () => {
+    if (!own) return;
+    const { provider } = own;
+    const voice = ownSelect.value;
+    const name = ownPicker.chosenName;
+    say(ownResult, `Saving ${name}…`);
+    try {
+      await client.saveSettings({ [slotField(provider)]: voice || null } as Parameters<typeof client.saveSettings>[0]);
+      own = { provider, saved: voice };
+      say(ownResult, voice ? `${name} now speaks in your sessions with ${label(provider)}.` : `Each avatar now speaks with the ${label(provider)} voice that fits its face.`, "ok");
+    } catch (err) {
+      const text = words(err);
+      if (text !== null) tell(ownResult, `Your voice was not saved: ${text}`, "error");
+      ownPicker.set(c0()?.groups.find((g) => g.provider === provider)?.voices ?? [], own.saved, [FACE_VOICE]);
+    }
+  });
+  const c0 = () => (live.kind === "ok" ? live.c : null);
+
   /** After a change: new settings from the portal's answer, then the box asked again. */
   function changed(voice: VoiceSettings): void {
     settings = voice;
@@ -222,13 +276,13 @@ export function startVoices(): void {
     const form = part<HTMLFormElement>(id, "key-form");
     const input = form.querySelector<HTMLInputElement>("input[name=key]")!;
     const save = part<HTMLButtonElement>(id, "save");
-    const result = part(id, "result");
+    const result = part(id, "key-result");
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       if (busy.has(`key:${id}`)) return;
       const key = input.value.trim();
       if (!key) {
-        say(result, `Paste your ${label(id)} API key first (from ${label(id)}'s dashboard).`, "error");
+        tell(result, `Paste your ${label(id)} API key first (from ${label(id)}'s dashboard).`, "error");
         input.focus();
         return;
       }
@@ -244,7 +298,7 @@ export function startVoices(): void {
         changed(voice);
       } catch (err) {
         const text = keyWords(err, id);
-        if (text !== null) say(result, text, "error");
+        if (text !== null) tell(result, text, "error");
         input.focus();
       } finally {
         busy.delete(`key:${id}`);
@@ -294,7 +348,7 @@ export function startVoices(): void {
       part<HTMLInputElement>(id, "key-form").querySelector("input")!.focus();
     } catch (err) {
       const text = words(err);
-      if (text !== null) say(result, `The key was not removed: ${text}`, "error");
+      if (text !== null) tell(result, `The key was not removed: ${text}`, "error");
     } finally {
       busy.delete(`key:${id}`);
       button.disabled = false;
@@ -307,7 +361,7 @@ export function startVoices(): void {
     if (busy.has("engine") || !settings) return;
     const engine = engineForm.querySelector<HTMLInputElement>("input[name=engine]:checked")?.value;
     if (!engine) {
-      say(engineResult, "Pick an engine first.", "error");
+      tell(engineResult, "Pick an engine first.", "error");
       return;
     }
     if (engine === settings.engine) {
@@ -325,7 +379,7 @@ export function startVoices(): void {
     } catch (err) {
       busy.delete("engine");
       const text = words(err);
-      if (text !== null) say(engineResult, `The engine was not changed: ${text}`, "error");
+      if (text !== null) tell(engineResult, `The engine was not changed: ${text}`, "error");
       render();
     }
   });
@@ -353,7 +407,7 @@ export function startVoices(): void {
         }
       } catch (err) {
         const text = err instanceof AvatarApiError && err.code === "voice_provider_unavailable" ? err.message : words(err);
-        if (text !== null) say(result, `No sample: ${text}`, "error");
+        if (text !== null) tell(result, `No sample: ${text}`, "error");
       } finally {
         busy.delete(`sample:${id}`);
         renderCard(id);

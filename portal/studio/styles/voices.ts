@@ -1,4 +1,5 @@
-// Styles of the Voices page only (portal/studio/styles.ts adds them to the one stylesheet).
+// Styles of the Voices page, and of the voice picker it shares with the live page
+// (browser/voice-picker.ts; portal/studio/styles.ts adds them to the one stylesheet).
 // Engine cards side by side where two fit (one fills the row alone), one column on a phone; state pills use the base
 // palette's text-on-background pairs (each at least 4.5:1).
 export const VOICES_CSS = `
@@ -36,4 +37,18 @@ h2.voices-title { margin: 8px 0 10px; }
 .voice-sample { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; min-width: 0; }
 .voice-sample audio { max-width: 100%; height: 40px; }
 .voice-card .result { margin-top: 0; }
+
+/* voice picker (live page and Voices page): the chosen name wraps, never cut off */
+.voice-picker { position: relative; flex: 1 1 220px; min-width: 0; display: flex; flex-direction: column; gap: 6px; }
+.vp-current { margin: 0; overflow-wrap: anywhere; white-space: normal; }
+.vp-current .hint { margin: 0; }
+.vp-search { width: 100%; }
+.vp-list { list-style: none; margin: 0; padding: 4px 0; max-height: min(320px, 50vh); overflow-y: auto; border: 1px solid var(--line); border-radius: 8px; background: var(--surface); box-shadow: 0 6px 18px rgba(0,0,0,0.12); z-index: 5; }
+.vp-list[hidden] { display: none; }
+.vp-list ul { list-style: none; margin: 0; padding: 0; }
+.vp-group { margin: 0; padding: 6px 10px 2px; font-size: 0.8rem; font-weight: 600; color: var(--muted); text-transform: uppercase; letter-spacing: 0.03em; }
+.vp-option { padding: 6px 10px; cursor: pointer; overflow-wrap: anywhere; }
+.vp-option[aria-selected="true"] { font-weight: 600; }
+.vp-option.active, .vp-option:hover { background: var(--info-bg); outline: 2px solid var(--primary); outline-offset: -2px; }
+.vp-none { padding: 6px 10px; color: var(--muted); }
 `;

@@ -2,12 +2,17 @@
 // `GET /api/voices`), with stills and voice samples fetched with the page's credential. The avatar
 // grid has three parts: Stock, Yours (the box's uploaded faces, and the library's rows that are not
 // loaded here yet, from `GET /auth/avatars`) and the Public library (`GET /auth/avatars/public`);
-// `/studio?avatar=<id>` picks that avatar (the Avatars page's "Use in the live studio").
+// `/studio?avatar=<id>` picks that avatar (the Avatars page's "Use in the live studio"). Arrow keys
+// only move the focus between avatars; Enter or Space switches (a switch reconnects a call). The
+// voice is remembered per avatar (in this browser) and sent as the call's voice; an avatar with
+// none chosen speaks with "the face's own voice" (the box's pick: README "A voice that fits the face").
 import type { AvatarClient, AvatarGroup, LoadedAvatars, VoiceCatalogue, VoiceGroup } from "../../../../shared/client/index.ts";
 import type { LibraryRecord, PublicLibraryRecord } from "../../../avatars/schema.ts";
 import { byId, h } from "../dom.ts";
 import { portalJson } from "../portal-api.ts";
 import { explain, voiceGroupWords } from "../words.ts";
+import { engineName } from "../voice-names.ts";
+import { VoicePicker } from "../voice-picker.ts";
 import type { EventLog } from "./panels.ts";
 
 const PICK_KEY = "studio.pick";
@@ -16,8 +21,12 @@ interface Saved {
   avatar?: string;
   tone?: string;
   provider?: string;
-  voice?: string;
+  /** The voice chosen for each avatar (group id); absent: the face's own voice. */
+  voices?: Record<string, { provider: string; voice: string }>;
 }
+
+/** The voice picker's first entry: no voice sent, the box speaks with the one that fits the face. */
+const FACE_VOICE = { value: "", label: "The face's own voice", hint: "(the box picks one that fits this avatar, unless you saved a voice of your own)" };
 
 function saved(): Saved {
   try {
@@ -51,6 +60,7 @@ export class Pickers {
   private readonly toneSelect = byId<HTMLSelectElement>("tone");
   private readonly providerSelect = byId<HTMLSelectElement>("provider");
   private readonly voiceSelect = byId<HTMLSelectElement>("voice");
+  private readonly voicePicker = new VoicePicker(this.voiceSelect);
   private readonly previewStatus = byId("preview-status");
   private readonly previewAudio = byId<HTMLAudioElement>("preview-audio");
   private pick: Saved = saved();
@@ -68,17 +78,21 @@ export class Pickers {
       if (input.name !== "avatar") return;
       this.remember({ avatar: input.value });
       this.fillTones();
+      this.restoreVoice();
       this.onFace(this.face());
     });
+    // Arrows move the focus only (a radio group would switch, and reconnect, on every press).
+    this.grid.addEventListener("keydown", (e) => this.avatarKey(e));
     this.toneSelect.addEventListener("change", () => {
       this.remember({ tone: this.toneSelect.value });
       this.onFace(this.face());
     });
     this.providerSelect.addEventListener("change", () => {
-      this.remember({ provider: this.providerSelect.value, voice: undefined });
+      this.remember({ provider: this.providerSelect.value });
+      this.rememberVoice("");
       this.fillVoices();
     });
-    this.voiceSelect.addEventListener("change", () => this.remember({ voice: this.voiceSelect.value }));
+    this.voiceSelect.addEventListener("change", () => this.rememberVoice(this.voiceSelect.value));
     byId("preview-voice").addEventListener("click", () => void this.preview());
   }
 
@@ -108,10 +122,11 @@ export class Pickers {
   unavailable(text: string): void {
     const legend = this.grid.querySelector("legend")!;
     this.grid.replaceChildren(legend, h("p", { class: "hint" }, text));
-    for (const s of [this.toneSelect, this.providerSelect, this.voiceSelect]) {
+    for (const s of [this.toneSelect, this.providerSelect]) {
       s.replaceChildren(h("option", { value: "" }, "–"));
       s.disabled = true;
     }
+    this.voicePicker.set([], "");
   }
 
   /** The variant the call shows: the group's id for neutral, `<id>__<tone>` when that variant is loaded. */
@@ -127,11 +142,12 @@ export class Pickers {
     return this.toneSelect.value || undefined;
   }
 
-  /** Voice and engine for chat and the microphone socket; none when the box's default is kept. */
+  /** Voice and engine for chat and the microphone socket; the engine alone for the face's own voice. */
   voice(): { voice?: string; voice_provider?: string } {
     const provider = this.providerSelect.value;
     const voice = this.voiceSelect.value;
-    return voice && provider ? { voice, voice_provider: provider } : {};
+    if (!provider) return {};
+    return voice ? { voice, voice_provider: provider } : { voice_provider: provider };
   }
 
   /** Talk speaks through the session's own engine: only a voice of that engine can be named. */
@@ -143,6 +159,46 @@ export class Pickers {
   private group(): AvatarGroup | undefined {
     const id = this.grid.querySelector<HTMLInputElement>("input[name=avatar]:checked")?.value;
     return this.avatars?.groups.find((g) => g.id === id);
+  }
+
+  /** Keys in the avatar grid: arrows, Home and End move the focus; Enter or Space switches. */
+  private avatarKey(e: KeyboardEvent): void {
+    const input = e.target as HTMLElement;
+    if (!(input instanceof HTMLInputElement) || input.name !== "avatar") return;
+    const radios = [...this.grid.querySelectorAll<HTMLInputElement>("input[name=avatar]")];
+    const at = radios.indexOf(input);
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (!input.checked) {
+        input.checked = true;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      return;
+    }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    const to = e.key === "Home" ? 0 : e.key === "End" ? radios.length - 1 : step === undefined ? -1 : (at + step + radios.length) % radios.length;
+    if (to < 0) return;
+    e.preventDefault();
+    // Only the focused one can be reached with Tab: it is the one Enter would switch to.
+    for (const r of radios) r.tabIndex = r === radios[to] ? 0 : -1;
+    radios[to].focus();
+  }
+
+  private rememberVoice(voice: string): void {
+    const avatar = this.group()?.id;
+    if (!avatar) return;
+    const voices = { ...(this.pick.voices ?? {}) };
+    if (voice) voices[avatar] = { provider: this.providerSelect.value, voice };
+    else delete voices[avatar];
+    this.remember({ voices });
+  }
+
+  /** A switch of avatar: its remembered voice (and that voice's engine), else the face's own voice. */
+  private restoreVoice(): void {
+    if (!this.catalogue) return;
+    const mine = this.pick.voices?.[this.group()?.id ?? ""];
+    if (mine && [...this.providerSelect.options].some((o) => o.value === mine.provider && !o.disabled)) this.providerSelect.value = mine.provider;
+    this.fillVoices();
   }
 
   private remember(patch: Saved): void {
@@ -252,7 +308,7 @@ export class Pickers {
     const want = [this.pick.provider, c.current_provider, c.groups.find(usable)?.provider].find((p) => c.groups.some((g) => g.provider === p && usable(g))) ?? c.current_provider;
     this.providerSelect.replaceChildren(
       ...c.groups.map((g) =>
-        h("option", { value: g.provider, selected: g.provider === want, disabled: !usable(g) }, `${g.label}${usable(g) ? "" : " (not available)"}`),
+        h("option", { value: g.provider, selected: g.provider === want, disabled: !usable(g) }, `${engineName(g.provider, g.label)}${usable(g) ? "" : " (not available)"}`),
       ),
     );
     this.providerSelect.disabled = c.groups.length === 0;
@@ -265,40 +321,35 @@ export class Pickers {
               "details",
               {},
               h("summary", {}, `Why ${down.length === 1 ? "one engine is" : `${down.length} engines are`} not available`),
-              h("ul", {}, ...down.map((g) => h("li", {}, voiceGroupWords(g.state, g.reason, g.label)))),
+              h("ul", {}, ...down.map((g) => h("li", {}, voiceGroupWords(g.state, g.reason, engineName(g.provider, g.label))))),
             ),
           ]
         : []),
     );
-    this.fillVoices();
+    this.restoreVoice();
   }
 
   private fillVoices(): void {
     const c = this.catalogue;
     const group = c?.groups.find((g) => g.provider === this.providerSelect.value);
     const voices = group?.voices ?? [];
-    const want = voices.some((v) => v.id === this.pick.voice) ? this.pick.voice : voices.some((v) => v.id === c?.current) ? c?.current : voices[0]?.id;
-    this.voiceSelect.replaceChildren(
-      ...voices.map((v) => {
-        const facts = [v.language, v.gender].filter(Boolean).join(", ");
-        return h("option", { value: v.id, selected: v.id === want }, `${v.name || v.id}${facts ? ` (${facts})` : ""}${v.recommended ? " ★" : ""}`);
-      }),
-    );
-    this.voiceSelect.disabled = voices.length === 0;
+    const mine = this.pick.voices?.[this.group()?.id ?? ""];
+    const want = mine && mine.provider === group?.provider && voices.some((v) => v.id === mine.voice) ? mine.voice : FACE_VOICE.value;
+    this.voicePicker.set(voices, want, voices.length ? [FACE_VOICE] : []);
     const session = c?.groups.find((g) => g.provider === c.current_provider);
     byId("voice-scope").textContent =
       c && group && group.provider !== c.current_provider
-        ? `Chat and the microphone speak with this voice. Talk speaks with ${session?.label ?? c.current_provider}, the engine of this session.`
+        ? `Chat and the microphone speak with this engine. Talk speaks with ${session ? engineName(session.provider, session.label) : c.current_provider}, the engine of this session.`
         : "";
   }
 
   private async preview(): Promise<void> {
     const { voice, voice_provider } = this.voice();
     if (!voice) {
-      this.previewStatus.textContent = "Pick a voice first.";
+      this.previewStatus.textContent = "The face's own voice is picked by the box when it speaks: choose a voice from the list to hear a sample.";
       return;
     }
-    const name = this.voiceSelect.selectedOptions[0]?.textContent ?? voice;
+    const name = this.voicePicker.chosenName;
     this.previewStatus.textContent = `Fetching a sample of ${name}…`;
     try {
       const blob = await this.client.voicePreview({ voice, provider: voice_provider });
