@@ -93,20 +93,20 @@ test("the persona panel: prompt, model, emotion and custom tools, answered by th
     await bad.getByLabel("Description").fill("Tracks a parcel.");
     await save.click();
     // Checked on the page, in the box's words: nothing was sent.
-    await expect(bad.locator(".field-error").first()).toHaveText("tools[1]: the tool name must start with a lowercase letter and use only lowercase letters, digits and underscores.");
+    await expect(bad.locator(".field-error").first()).toHaveText("Tool 2: the tool name must start with a lowercase letter and use only lowercase letters, digits and underscores.");
     await expect(bad.getByLabel("Name", { exact: true })).toBeFocused();
     await expect(result).toHaveText("Nothing was sent: fix the marked fields first.");
 
     await bad.getByLabel("Name", { exact: true }).fill("track_parcel");
     await bad.getByLabel("Parameters").fill("{type: object}");
     await save.click();
-    await expect(bad.locator("[id$=-parameters-error]")).toContainText("tools[1] (track_parcel): parameters are not valid JSON");
+    await expect(bad.locator("[id$=-parameters-error]")).toContainText("Tool 2 (track_parcel): parameters are not valid JSON");
     await expect(bad.locator("[id$=-name-error]")).toBeHidden();
 
     // A schema only the box can judge: its own message, by the tool's parameters.
     await bad.getByLabel("Parameters").fill('{"type":"object","additionalProperties":false}');
     await save.click();
-    await expect(bad.locator("[id$=-parameters-error]")).toHaveText(/^tools\[1\] \(track_parcel\): parameters uses the keyword "additionalProperties"; only type, description, properties, required, enum and items are allowed\.$/);
+    await expect(bad.locator("[id$=-parameters-error]")).toHaveText(/^Tool 2 \(track_parcel\): parameters uses the keyword "additionalProperties"; only type, description, properties, required, enum and items are allowed\.$/);
     await expect(result).toHaveText("Nothing was saved: the box refused it (see the marked field).");
     await expect(bad.getByLabel("Parameters")).toBeFocused();
     await shoot(page, "persona-refused");

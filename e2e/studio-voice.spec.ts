@@ -2,12 +2,13 @@
 // espeak-ng and ffmpeg (silence, "hello there", a pause long enough for the avatar to start a long
 // answer, then "please book a table for two" over it); the portal's local box recognises it with
 // pocketsphinx on a grammar. The page shows the person's words as captions, the avatar's reply,
-// the barge-in (the avatar stops and the new words become the next turn), and the latency panel.
+// the barge-in (the avatar stops and the new words become the next turn), the latency panel, and
+// the microphone's level meter and "Hearing you" while the voice plays.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, shoot, signIn, test } from "./studio-fixture.ts";
+import { expect, SHOTS, shoot, signIn, test } from "./studio-fixture.ts";
 import { launchWith } from "./chromium.ts";
 
 const GRAMMAR = ["hello there", "please book a table for two"];
@@ -66,6 +67,14 @@ test("the studio's microphone: captions, a spoken reply, and a barge-in over it"
   await page.getByRole("button", { name: "Open mic" }).click();
   await expect(page.locator("#open-mic")).toHaveAttribute("aria-pressed", "true");
   await expect(page.locator("#event-log")).toContainText("Microphone socket ready");
+
+  await test.step("the level meter moves with the voice, and the state says it hears you", async () => {
+    await expect(page.locator("#mic-meter")).toHaveAttribute("data-on", "true");
+    // Checked every frame: the words last about a second.
+    await page.waitForFunction(() => Number(document.getElementById("mic-meter")!.getAttribute("aria-valuenow")) > 30, null, { polling: "raf", timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector("#call-state .state-text")!.textContent === "Hearing you", null, { polling: "raf", timeout: 20_000 });
+    await page.locator(".mic").screenshot({ path: join(SHOTS, "live-mic-meter.png") });
+  });
 
   await test.step("the person's words become a caption and the avatar answers aloud", async () => {
     await expect(page.locator("#captions")).toContainText("hello there", { timeout: 20_000 });

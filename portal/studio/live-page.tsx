@@ -1,8 +1,9 @@
 /** @jsxImportSource hono/jsx */
-// Implements: the live page of the studio (issue 13 item 2): the avatar stream, pickers, the typed
-// box (chat or talk), the microphone, state, readiness in words, latency, the event log and the
-// persona panel (system prompt, models, reasoning, emotion, system and custom tools). The
-// server renders the skeleton; the script (portal/studio/browser/live) fills it from the box.
+// Implements: the live page of the studio (issue 13 item 2): the avatar stream pinned with the
+// typed box (chat or talk) and the microphone (with its level meter) beneath it, the state, then
+// pickers, the persona panel (system prompt, models, reasoning, emotion, system and custom
+// tools), readiness in words, and the latency and event log folded away. The server renders the
+// skeleton; the script (portal/studio/browser/live) fills it from the box.
 import { Shell } from "./layout.tsx";
 
 /** What each system tool lets the avatar do (System tools; System-tool wire frames). */
@@ -47,6 +48,7 @@ function PersonaCard() {
             <p id="persona-live-model-facts" class="hint"></p>
             <p id="persona-live-model-error" class="field-error" hidden></p>
             <p id="persona-models-note" class="hint"></p>
+            <p id="persona-models-none" class="hint model-setup" hidden></p>
           </div>
           <div class="field">
             <label for="persona-reasoning">Reasoning level</label>
@@ -80,8 +82,8 @@ function PersonaCard() {
           </fieldset>
           <div class="persona-group">
             <h3>Built-in tools</h3>
-            <p class="hint">
-              <code>calculate</code>, <code>current_time</code>, <code>weather</code>, <code>lookup_wikipedia</code> and <code>fetch_url</code> run on the box. Whoever runs the box switches them on or off for everyone; there is no switch here.
+            <p id="persona-builtin-tools" class="hint">
+              Tools that run on the box itself are switched on for everyone where the box is started (<code>BOX_BUILTIN_TOOLS</code>). The box does not report which are on, so none are listed here.
             </p>
           </div>
           <fieldset class="persona-group" aria-describedby="persona-tools-hint">
@@ -116,16 +118,19 @@ export function LivePage(props: { email: string; admin: boolean }) {
     <Shell title="Live" page="live" email={props.email} admin={props.admin} data={{ admin: props.admin ? "1" : "0" }}>
       <main id="main" class="page-width live">
         <h1 class="visually-hidden">Live studio</h1>
-        <div id="notices" class="notices" aria-live="polite"></div>
         <div class="live-grid">
-          <section class="stage" aria-labelledby="call-h">
+          <section id="stage" class="stage" aria-labelledby="call-h">
             <h2 id="call-h" class="visually-hidden">
               Call
             </h2>
-            <div class="video-frame">
-              <video id="avatar-video" playsinline aria-label="The avatar, live"></video>
-              <div id="video-overlay" class="video-overlay">
-                <p>Start a call to see and hear the avatar.</p>
+            <div id="notices" class="notices" aria-live="polite"></div>
+            <div class="video-wrap">
+              <div id="video-frame" class="video-frame">
+                <video id="avatar-video" playsinline aria-label="The avatar, live"></video>
+                <div id="video-overlay" class="video-overlay">
+                  <span class="play-mark" aria-hidden="true"></span>
+                  <p>Click here or press Start call to see and hear the avatar.</p>
+                </div>
               </div>
             </div>
             <div class="call-bar">
@@ -152,9 +157,9 @@ export function LivePage(props: { email: string; admin: boolean }) {
               <p class="placeholder">Captions of what you say and what the avatar says appear here.</p>
             </div>
             <p id="partial" class="partial" aria-hidden="true" hidden></p>
-            <form id="turn-form" class="card turn-form">
-              <fieldset class="modes">
-                <legend>Mode</legend>
+            <form id="turn-form" class="turn-form">
+              <fieldset class="modes" aria-describedby="chat-unavailable">
+                <legend class="visually-hidden">Mode</legend>
                 <label class="mode">
                   <input type="radio" name="mode" value="chat" checked />
                   <span>
@@ -168,31 +173,40 @@ export function LivePage(props: { email: string; admin: boolean }) {
                   </span>
                 </label>
               </fieldset>
-              <div class="field">
-                <label for="turn-text">Message</label>
-                <textarea id="turn-text" name="text" rows={3} maxlength={4000} aria-describedby="turn-hint" required></textarea>
-                <p id="turn-hint" class="hint">
-                  Enter sends, Shift+Enter starts a new line. Sending starts the call if it is not on.
-                </p>
+              <p id="chat-unavailable" class="mode-note" hidden></p>
+              <div class="composer">
+                <label for="turn-text" class="visually-hidden">
+                  Message
+                </label>
+                <textarea id="turn-text" name="text" rows={2} maxlength={4000} placeholder="Type a message…" aria-describedby="turn-error turn-hint" required></textarea>
+                <button type="submit" class="primary" id="send-turn">
+                  Send
+                </button>
               </div>
-              <button type="submit" class="primary" id="send-turn">
-                Send
-              </button>
+              <div id="turn-error" class="turn-error" aria-live="assertive"></div>
+              <p id="turn-hint" class="hint turn-hint">
+                Enter sends, Shift+Enter starts a new line. Sending starts the call if it is not on.
+              </p>
             </form>
-            <section class="card mic" aria-labelledby="mic-h">
-              <h2 id="mic-h">Microphone</h2>
-              <div class="mic-buttons">
+            <section class="mic" aria-labelledby="mic-h">
+              <h2 id="mic-h" class="visually-hidden">
+                Microphone
+              </h2>
+              <div class="mic-row">
                 <button type="button" id="open-mic" aria-pressed="false">
                   Open mic
                 </button>
                 <button type="button" id="hold-to-talk" aria-describedby="hold-hint">
                   Hold to talk
                 </button>
+                <div id="mic-meter" class="mic-meter" role="meter" aria-label="Microphone level" aria-valuemin={0} aria-valuemax={100} aria-valuenow={0} data-on="false">
+                  <span class="mic-meter-fill"></span>
+                </div>
               </div>
-              <p id="hold-hint" class="hint">
+              <p id="hold-hint" class="visually-hidden">
                 Hold the button (or Space while it has focus) while you speak; let go to hear the answer.
               </p>
-              <p id="mic-status" class="result" role="status">
+              <p id="mic-status" class="mic-status" role="status">
                 The microphone is off.
               </p>
             </section>
@@ -239,18 +253,21 @@ export function LivePage(props: { email: string; admin: boolean }) {
                 <li>Checking the box…</li>
               </ul>
             </section>
-            <section class="card" aria-labelledby="latency-h">
-              <h2 id="latency-h">Latency</h2>
-              <dl id="latency" class="latency"></dl>
-            </section>
-            <section class="card" aria-labelledby="log-h">
-              <div class="card-head">
-                <h2 id="log-h">Event log</h2>
-                <button type="button" id="clear-log" class="quiet">
-                  Clear
-                </button>
-              </div>
-              <ol id="event-log" class="event-log" aria-labelledby="log-h" tabindex={0}></ol>
+            <section class="card diagnostics" aria-labelledby="diagnostics-h">
+              <details id="diagnostics-panel">
+                <summary>
+                  <h2 id="diagnostics-h">Latency and event log</h2>
+                </summary>
+                <h3 id="latency-h">Latency</h3>
+                <dl id="latency" class="latency" aria-labelledby="latency-h"></dl>
+                <div class="card-head">
+                  <h3 id="log-h">Event log</h3>
+                  <button type="button" id="clear-log" class="quiet">
+                    Clear
+                  </button>
+                </div>
+                <ol id="event-log" class="event-log" aria-labelledby="log-h" tabindex={0}></ol>
+              </details>
             </section>
           </div>
         </div>

@@ -3,6 +3,7 @@
 // layout is one column below 900 px so a 390 px phone needs no sideways scrolling.
 import { GPU_CSS } from "./styles/gpu.ts";
 import { LIBRARY_CSS } from "./styles/library.ts";
+import { LIVE_CSS } from "./styles/live.ts";
 import { PORTRAITS_CSS } from "./styles/portraits.ts";
 import { VOICES_CSS } from "./styles/voices.ts";
 
@@ -52,6 +53,17 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mono
 .who-email { color: #d1d5db; font-size: 0.9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 40vw; }
 .top-bar button.quiet { color: #f9fafb; border-color: #6b7280; background: transparent; }
 .top-bar button.quiet:hover { background: #273244; }
+/* On a phone: brand and sign-out on one row, the nav on the next, scrolling sideways inside itself rather than wrapping. */
+@media (max-width: 720px) {
+  .top-bar { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 12px; padding: 6px 12px; }
+  .top-bar .brand { grid-column: 1; grid-row: 1; }
+  .top-bar .who { grid-column: 2; grid-row: 1; }
+  .top-bar nav { grid-column: 1 / -1; grid-row: 2; overflow-x: auto; scrollbar-width: thin; }
+  .top-bar nav ul { flex-wrap: nowrap; }
+  .top-bar nav a { padding: 6px 8px; white-space: nowrap; }
+  .top-bar button.quiet { min-height: 36px; }
+}
+@media (max-width: 480px) { .who-email { display: none; } }
 
 /* controls */
 button { font: inherit; min-height: 44px; padding: 8px 16px; border-radius: 8px; border: 1px solid #8a93a3; background: var(--surface); color: var(--text); cursor: pointer; }
@@ -112,73 +124,6 @@ legend { font-weight: 600; padding: 0; margin-bottom: 4px; }
 dialog { border: 1px solid var(--line); border-radius: var(--radius); padding: 20px; max-width: min(480px, calc(100vw - 32px)); color: var(--text); }
 dialog::backdrop { background: rgba(17, 24, 39, 0.55); }
 
-/* live */
-.notices:empty { display: none; }
-.live-grid { display: grid; grid-template-columns: minmax(0, 1fr); gap: var(--gap); }
-@media (min-width: 900px) { .live-grid { grid-template-columns: minmax(0, 1.35fr) minmax(320px, 1fr); align-items: start; } }
-.stage, .side { min-width: 0; }
-.stage > :last-child, .side > :last-child { margin-bottom: 0; }
-.provider-note summary { cursor: pointer; padding: 4px 0; }
-.provider-note ul { margin: 4px 0 0; padding-left: 18px; }
-.provider-note li { margin-bottom: 4px; }
-.video-frame { position: relative; aspect-ratio: 1 / 1; width: 100%; max-width: 560px; margin: 0 auto; background: #0f1420; border-radius: var(--radius); overflow: hidden; }
-.video-frame video { width: 100%; height: 100%; object-fit: contain; display: block; }
-.video-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; padding: 24px; text-align: center; color: #e5e7eb; }
-.video-overlay[hidden] { display: none; }
-.call-bar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 10px; margin: 12px auto; max-width: 560px; }
-.call-buttons { display: flex; flex-wrap: wrap; gap: 8px; }
-.state { display: inline-flex; align-items: center; gap: 8px; margin: 0; padding: 6px 12px; border-radius: 999px; background: #e9edf3; font-weight: 600; border: 1px solid #b8c0cc; }
-.state .dot { width: 12px; height: 12px; border-radius: 50%; background: #6b7280; }
-.state[data-state="connecting"] .dot { background: #b54708; }
-.state[data-state="listening"] .dot { background: #067647; }
-.state[data-state="thinking"] .dot { background: #6941c6; }
-.state[data-state="speaking"] .dot { background: #1d4ed8; box-shadow: 0 0 0 4px rgba(29, 78, 216, 0.25); }
-.state[data-state="paused"] .dot { background: #b54708; border-radius: 2px; }
-.captions { max-width: 560px; margin: 0 auto 12px; min-height: 88px; max-height: 220px; overflow-y: auto; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 14px; }
-.captions .placeholder { color: var(--muted); }
-.captions p { margin: 0 0 6px; overflow-wrap: anywhere; }
-.captions .speaker { font-weight: 700; }
-.captions .chip { display: inline-block; font-size: 0.85rem; margin: 2px 0 6px; padding: 2px 10px; border-radius: 999px; background: #f4f3ff; color: #3e1c96; border: 1px solid #6941c6; }
-.captions .chip.failed { background: var(--err-bg); color: var(--err-text); border-color: var(--err-line); }
-.partial { max-width: 560px; margin: -6px auto 12px; color: var(--muted); font-style: italic; }
-.turn-form, .mic { max-width: 560px; margin-left: auto; margin-right: auto; }
-.modes { display: flex; flex-wrap: wrap; gap: 8px 20px; margin-bottom: 12px; }
-.mode { display: flex; align-items: center; gap: 8px; font-weight: 400; margin: 0; min-height: 44px; cursor: pointer; }
-.mode input { width: 20px; height: 20px; min-height: 0; margin: 0; accent-color: var(--primary); }
-.mic-buttons { display: flex; flex-wrap: wrap; gap: 8px; margin-bottom: 6px; }
-#hold-to-talk { touch-action: none; user-select: none; -webkit-user-select: none; }
-#hold-to-talk.held { background: var(--ok-line); border-color: var(--ok-line); color: #fff; }
-.avatar-grid > p { grid-column: 1 / -1; margin: 0; }
-.avatar-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(104px, 1fr)); gap: 8px; margin-bottom: 14px; }
-.avatar-card { position: relative; display: flex; flex-direction: column; align-items: center; gap: 4px; margin: 0; padding: 6px; border: 2px solid var(--line); border-radius: var(--radius); cursor: pointer; font-weight: 400; text-align: center; min-width: 0; }
-.avatar-card:has(input:checked) { border-color: var(--primary); background: var(--info-bg); }
-.avatar-card:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
-.avatar-card input { position: absolute; opacity: 0; width: 1px; height: 1px; min-height: 0; }
-.avatar-card img, .avatar-card .no-still { width: 100%; aspect-ratio: 1 / 1; object-fit: cover; border-radius: 6px; background: #dfe3ea; }
-.avatar-card .name { font-size: 0.85rem; overflow-wrap: anywhere; line-height: 1.3; }
-.readiness { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
-.readiness li { display: flex; gap: 8px; align-items: baseline; }
-.readiness .mark { flex: 0 0 auto; font-weight: 700; width: 1.2em; text-align: center; }
-.readiness .up .mark { color: var(--ok-line); }
-.readiness .down .mark { color: var(--err-line); }
-.readiness .wait .mark { color: var(--warn-line); }
-.latency { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 12px; margin: 0; }
-.latency dt { color: var(--muted); }
-.latency dd { margin: 0; font-variant-numeric: tabular-nums; font-weight: 600; text-align: right; }
-.event-log { list-style: none; margin: 0; padding: 0; max-height: 260px; overflow-y: auto; font-size: 0.85rem; border-top: 1px solid var(--line); }
-.event-log li { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 8px; padding: 4px 2px; border-bottom: 1px solid #e3e7ee; }
-.event-log time { color: var(--muted); font-variant-numeric: tabular-nums; }
-.event-log .text { overflow-wrap: anywhere; }
-.event-log .error .text { color: var(--err-text); }
-@media (max-width: 480px) {
-  h1 { font-size: 1.45rem; }
-  .page-width { padding: 14px 12px 40px; }
-  .call-bar { flex-direction: column; align-items: stretch; }
-  .call-buttons > button { flex: 1 1 auto; }
-  .state { justify-content: center; }
-}
-@media (prefers-reduced-motion: no-preference) { button, .avatar-card { transition: background-color 0.12s, border-color 0.12s; } }
-
 /* live: persona panel (browser/live/persona.ts) */
 .persona > details > summary { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 12px; min-height: 44px; cursor: pointer; list-style: none; border-radius: 6px; }
 .persona > details > summary::-webkit-details-marker { display: none; }
@@ -214,4 +159,4 @@ dialog::backdrop { background: rgba(17, 24, 39, 0.55); }
 `;
 
 /** The base, then each page's own rules. */
-export const STUDIO_CSS = [BASE_CSS, LIBRARY_CSS, PORTRAITS_CSS, VOICES_CSS, GPU_CSS].join("\n");
+export const STUDIO_CSS = [BASE_CSS, LIVE_CSS, LIBRARY_CSS, PORTRAITS_CSS, VOICES_CSS, GPU_CSS].join("\n");

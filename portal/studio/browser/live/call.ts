@@ -191,7 +191,7 @@ export class Call {
     if (document.visibilityState !== "hidden") this.prepare();
     this.soundOn.hidden = true;
     this.overlay.hidden = false;
-    this.overlay.querySelector("p")!.textContent = "Start a call to see and hear the avatar.";
+    this.overlay.querySelector("p")!.textContent = "Click here or press Start call to see and hear the avatar.";
     this.hooks.state.set({ connection: "off" });
   }
 

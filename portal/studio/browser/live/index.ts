@@ -1,21 +1,26 @@
 // The live page: one AvatarClient on this origin whose credential is minted by the portal
 // (`POST /auth/session/credential`) and renewed before it ages out; the page never holds a key.
 // `window.avatarStudio.registerTool(name, handler)` lets an integrator answer a custom tool from
-// the console (it returns the unregister function).
+// the console (it returns the unregister function). The stage (video, typed box, microphone) is
+// kept in view (live/viewport.ts), and clicking the video starts the call.
 import { AvatarClient, portalCredentialProvider, type TokenProvider } from "../../../../shared/client/index.ts";
 import { byId, Notices } from "../dom.ts";
 import { toSignIn } from "../portal-api.ts";
 import { explain } from "../words.ts";
 import { Call } from "./call.ts";
 import { MicControl } from "./mic.ts";
+import { NO_MODEL, setModelWords } from "./model-words.ts";
+import { ModeChoice } from "./modes.ts";
 import { Captions, CallState, EventLog, Latency } from "./panels.ts";
 import { PersonaPanel } from "./persona.ts";
 import { Pickers } from "./pickers.ts";
 import { ReadinessWatch } from "./readiness.ts";
 import { PageTools, ToolView } from "./tools.ts";
 import { TypedTurns } from "./turns.ts";
+import { pinStage, videoStartsCall } from "./viewport.ts";
 
 export function startLive(): void {
+  pinStage();
   const admin = document.body.dataset.admin === "1";
   const notices = new Notices(byId("notices"));
   const log = new EventLog(byId("event-log"));
@@ -24,12 +29,19 @@ export function startLive(): void {
   const startBtn = byId<HTMLButtonElement>("start-call");
   const endBtn = byId<HTMLButtonElement>("end-call");
   const interruptBtn = byId<HTMLButtonElement>("interrupt");
+  const startFromPage = () => {
+    notices.clear("problem");
+    void call.start(pickers.face()).catch(problem);
+  };
+  const startable = videoStartsCall(() => state.shown === "off", startFromPage);
   const state = new CallState(byId("call-state"), (s) => {
     startBtn.disabled = s === "connecting";
     startBtn.textContent = s === "off" || s === "connecting" ? "Start call" : "Restart call";
     endBtn.disabled = interruptBtn.disabled = s === "off" || s === "connecting";
-    if (s !== "off") log.add(`State: ${s}.`);
+    startable(s === "off");
+    if (s !== "off" && s !== "hearing") log.add(`State: ${s}.`);
   });
+  startable(true);
 
   const mint = portalCredentialProvider();
   const token: TokenProvider = async (current) => {
@@ -55,7 +67,10 @@ export function startLive(): void {
       notices.set("auth", "error", p.text, [{ label: "Sign in again", run: toSignIn }]);
       return;
     }
-    if (p.kind === "chat_not_configured" && notices.has("chat")) return; // already said at the top
+    if (p.kind === "chat_not_configured") {
+      notices.set("problem", "error", [document.createTextNode(`${NO_MODEL} `), ...setModelWords()], [{ label: "Dismiss", run: () => notices.clear("problem") }]);
+      return;
+    }
     notices.set("problem", "error", p.text, [{ label: "Dismiss", run: () => notices.clear("problem") }]);
   }
 
@@ -88,15 +103,19 @@ export function startLive(): void {
     void loadPickers();
     void persona.load();
   };
-  const readiness = new ReadinessWatch(client, byId("readiness"), notices, log, admin, boxUp, problem, voiceNotice);
-  const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice, tools: toolView });
+  const modes = new ModeChoice();
+  let chatPossible = true;
+  const readiness = new ReadinessWatch(client, byId("readiness"), notices, log, admin, boxUp, problem, voiceNotice, (possible) => {
+    chatPossible = possible;
+    modes.setChatPossible(possible);
+  });
+  const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice, tools: toolView, modes, chatPossible: () => chatPossible });
   mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice, tools: toolView, problem });
   byId("voice").addEventListener("change", () => mic?.configure());
 
-  startBtn.addEventListener("click", () => {
-    notices.clear("problem");
-    void call.start(pickers.face()).catch(problem);
-  });
+  startBtn.addEventListener("click", startFromPage);
+  // Latency and the event log are folded away on a phone (the page stays short), open beside the call on a wide screen.
+  byId<HTMLDetailsElement>("diagnostics-panel").open = window.matchMedia("(min-width: 900px)").matches;
   endBtn.addEventListener("click", () => {
     turns.abort();
     mic?.stop();

@@ -1,10 +1,13 @@
 // Open mic and hold-to-talk through the voice socket (`/api/voice/ws`, the client library's
 // VoiceSocket): live captions (`partial`, `final`, `caption_clear`), state frames, actions (a pause
-// shown only on a frame that carries `paused`), `voice_notice`, and failures in words.
+// shown only on a frame that carries `paused`), `voice_notice`, and failures in words. While the
+// microphone sends, its level shows in a meter (live/mic-meter.ts) and the state says whether it
+// hears a voice.
 import type { AvatarClient, VoiceSocket } from "../../../../shared/client/index.ts";
 import { byId, type Notices } from "../dom.ts";
 import { explain } from "../words.ts";
 import type { Call } from "./call.ts";
+import { MicMeter } from "./mic-meter.ts";
 import type { Captions, CallState, EventLog, Latency } from "./panels.ts";
 import type { Pickers } from "./pickers.ts";
 import type { ToolView } from "./tools.ts";
@@ -25,6 +28,7 @@ export interface MicDeps {
 }
 
 const TAIL_MS = 400;
+const HOLD_WORDS = "Hold to talk: press and hold the button (or Space) while you speak; let go and the avatar answers.";
 
 export class MicControl {
   private socket: VoiceSocket | null = null;
@@ -34,8 +38,10 @@ export class MicControl {
   private readonly openBtn = byId<HTMLButtonElement>("open-mic");
   private readonly holdBtn = byId<HTMLButtonElement>("hold-to-talk");
   private readonly status = byId("mic-status");
+  private readonly meter: MicMeter;
 
   constructor(private readonly d: MicDeps) {
+    this.meter = new MicMeter((hearing) => d.state.set({ hearing }));
     this.openBtn.addEventListener("click", () => void (this.mode === "open" ? this.stop() : this.openMic()));
     const press = (e: Event) => {
       e.preventDefault();
@@ -62,6 +68,8 @@ export class MicControl {
     this.openBtn.setAttribute("aria-pressed", "false");
     this.openBtn.textContent = "Open mic";
     this.holdBtn.classList.remove("held");
+    this.meter.stop();
+    this.sending(false);
     this.d.state.set({ socketSpeaking: false, paused: false });
     this.d.notices.clear("paused");
     this.say("The microphone is off.");
@@ -74,7 +82,14 @@ export class MicControl {
     const s = await this.ensure();
     if (!s || this.mode !== "open") return;
     s.mute(false);
+    this.sending(true);
     this.say("Open mic: speak whenever you like; the avatar answers when you pause.");
+  }
+
+  /** What the microphone hears is sent (or not): the meter and the state follow. */
+  private sending(on: boolean): void {
+    this.meter.setSending(on);
+    this.d.state.set({ micOn: on });
   }
 
   private async hold(down: boolean): Promise<void> {
@@ -83,15 +98,20 @@ export class MicControl {
     if (down && this.mode === "open") return;
     if (!down) {
       // A short tail so the last word is not cut before the box hears it.
-      setTimeout(() => this.mode === "hold" && !this.held && this.socket?.mute(true), TAIL_MS);
-      if (this.mode === "hold") this.say("Held mic: hold the button again to speak.");
+      setTimeout(() => {
+        if (this.mode !== "hold" || this.held) return;
+        this.socket?.mute(true);
+        this.sending(false);
+      }, TAIL_MS);
+      if (this.mode === "hold") this.say(HOLD_WORDS);
       return;
     }
     this.mode = "hold";
     const s = await this.ensure(true);
     if (!s || this.mode !== "hold") return;
     s.mute(!this.held);
-    if (this.held) this.say("Listening while you hold the button…");
+    this.sending(this.held);
+    if (this.held) this.say("Listening while you hold the button: let go when you have finished.");
   }
 
   private ensure(startMuted = false): Promise<VoiceSocket | null> {
@@ -113,7 +133,8 @@ export class MicControl {
     this.socket = s;
     try {
       await s.open();
-      await s.startMicrophone();
+      const mic = await s.startMicrophone();
+      this.meter.watch(mic.stream);
     } catch (err) {
       if (this.socket === s) this.socket = null;
       s.close();
@@ -160,7 +181,7 @@ export class MicControl {
 
   private say(text: string, error = false): void {
     this.status.textContent = text;
-    this.status.className = `result${error ? " error" : ""}`;
+    this.status.className = `mic-status${error ? " error" : ""}`;
   }
 
   private wire(s: VoiceSocket): void {
@@ -211,7 +232,7 @@ export class MicControl {
       session_expired: (f) => notices.set("expired", "warning", `${f.message} Press Start call to begin again.`),
       error: (f) => log.add(`Microphone socket: ${f.error}`, "error"),
       reconnecting: ({ attempt, delayMs }) => this.say(`The microphone socket dropped; reconnecting (try ${attempt}, in ${Math.round(delayMs / 100) / 10} s)…`),
-      connected: () => this.mode !== "off" && this.say(this.mode === "open" ? "Open mic: speak whenever you like." : "Held mic: hold the button to speak."),
+      connected: () => this.mode !== "off" && this.say(this.mode === "open" ? "Open mic: speak whenever you like." : HOLD_WORDS),
       disconnected: (d) => {
         if (d.willRetry || d.reason === "client") return;
         log.add(`Microphone socket closed: ${d.message}`, "error");

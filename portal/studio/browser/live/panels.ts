@@ -1,18 +1,27 @@
-// The live page's read-outs: the call state (listening, thinking, speaking, paused), captions, the
-// latency panel and the event log. Each renders from calls; none talks to the box.
+// The live page's read-outs: the call state in words that say what is true (not connected, on
+// with the mic off, listening, hearing you, thinking, speaking, paused), captions (a line the box
+// never took is marked not sent), the latency panel and the event log. Each renders from calls;
+// none talks to the box.
 import { clock, h } from "../dom.ts";
 
 export type Connection = "off" | "connecting" | "on";
-export type ShownState = "off" | "connecting" | "listening" | "thinking" | "speaking" | "paused";
+/**
+ * `listening` is the call waiting for the next turn, typed or spoken (`data-state`); whether the
+ * microphone hears is `data-mic`, and the words say which.
+ */
+export type ShownState = "off" | "connecting" | "listening" | "hearing" | "thinking" | "speaking" | "paused";
 
 const STATE_WORDS: Record<ShownState, string> = {
   off: "Not connected",
   connecting: "Connecting…",
   listening: "Listening",
+  hearing: "Hearing you",
   thinking: "Thinking…",
   speaking: "Speaking",
   paused: "Paused",
 };
+
+const words = (shown: ShownState, micOn: boolean) => (shown === "listening" && !micOn ? "On · mic off" : STATE_WORDS[shown]);
 
 /** One state from several sources: the call, a turn in flight, the audio heard, the voice socket. */
 export class CallState {
@@ -21,27 +30,36 @@ export class CallState {
   audioSpeaking = false;
   socketSpeaking = false;
   paused = false;
+  /** The microphone is open and sending (open mic, or the hold button held). */
+  micOn = false;
+  /** The microphone hears a voice now (its level, or words being recognised). */
+  hearing = false;
   private last: ShownState | null = null;
+  private lastWords = "";
 
   constructor(
     private readonly el: HTMLElement,
     private readonly onChange: (s: ShownState) => void = () => {},
   ) {}
 
-  set(patch: Partial<Pick<CallState, "connection" | "thinking" | "audioSpeaking" | "socketSpeaking" | "paused">>): void {
+  set(patch: Partial<Pick<CallState, "connection" | "thinking" | "audioSpeaking" | "socketSpeaking" | "paused" | "micOn" | "hearing">>): void {
     Object.assign(this, patch);
-    if (this.connection !== "on") Object.assign(this, { thinking: false, audioSpeaking: false, socketSpeaking: false, paused: false });
+    if (this.connection !== "on") Object.assign(this, { thinking: false, audioSpeaking: false, socketSpeaking: false, paused: false, hearing: false });
+    if (!this.micOn) this.hearing = false;
     const shown: ShownState =
       this.connection === "off" ? "off"
       : this.connection === "connecting" ? "connecting"
       : this.paused ? "paused"
       : this.audioSpeaking || this.socketSpeaking ? "speaking"
+      : this.hearing ? "hearing"
       : this.thinking ? "thinking"
       : "listening";
+    const text = words(shown, this.micOn);
+    this.el.dataset.mic = this.micOn ? "on" : "off";
+    if (text !== this.lastWords) this.el.querySelector(".state-text")!.textContent = this.lastWords = text;
     if (shown === this.last) return;
     this.last = shown;
     this.el.dataset.state = shown;
-    this.el.querySelector(".state-text")!.textContent = STATE_WORDS[shown];
     this.onChange(shown);
   }
 
@@ -58,10 +76,17 @@ export class Captions {
     private readonly partialEl: HTMLElement,
   ) {}
 
-  you(text: string): void {
+  /** The person's line; the element is returned so a turn the box refused can be marked. */
+  you(text: string): HTMLElement {
     this.clearPartial();
     this.avatarLine = null;
-    this.line("You", text, "you");
+    return this.line("You", text, "you");
+  }
+
+  /** A line of the person's that never reached the avatar (the reason shows by the typed box). */
+  notSent(line: HTMLElement): void {
+    line.classList.add("not-sent");
+    line.append(" ", h("span", { class: "not-sent-mark" }, "(not sent)"));
   }
 
   /** A clause of the avatar's reply (joined to the reply's line). */

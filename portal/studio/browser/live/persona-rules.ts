@@ -213,6 +213,14 @@ export type RefusalTarget =
   | { kind: "field"; field: "system_prompt" | "model" | "live_model" | "reasoning" | "emotion_responsive" | "system_tools" };
 
 /** Which field a `setting_refused` / `invalid_body` message concerns, read from how the box starts it. */
+/**
+ * A message as this page says it: the box (and the page's own checks, in the box's words) count
+ * tools from 0 as `tools[i]`; the page shows them as "Tool 1", "Tool 2"….
+ */
+export function inPageWords(message: string): string {
+  return message.replace(/\btools\[(\d+)\]/g, (_, i: string) => `Tool ${Number(i) + 1}`);
+}
+
 export function refusalTarget(message: string): RefusalTarget | null {
   const tool = /^tools\[(\d+)\](?: \([^)]*\))?(.*)$/s.exec(message);
   if (tool) {

@@ -7,8 +7,10 @@ import { AvatarApiError, type AvatarClient, type CatalogueRow, type CustomTool, 
 import { byId, h, say } from "../dom.ts";
 import { explain } from "../words.ts";
 import type { EventLog } from "./panels.ts";
+import { setModelWords } from "./model-words.ts";
 import {
   checkDrafts,
+  inPageWords,
   modelFacts,
   modelOptionText,
   PERSONA_LIMITS,
@@ -141,7 +143,7 @@ export class PersonaPanel {
 
   private fillModels(select: HTMLSelectElement, models: CatalogueRow[], current: string): void {
     const opts: HTMLOptionElement[] = [];
-    if (current === "") opts.push(h("option", { value: "" }, "None chosen"));
+    if (current === "") opts.push(h("option", { value: "" }, models.length ? "None chosen" : "None: this box has no models"));
     else if (!models.some((m) => m.id === current)) opts.push(h("option", { value: current }, `${current} (not in this box's catalogue now)`));
     for (const m of models) opts.push(h("option", { value: m.id, disabled: !m.selectable && m.id !== current }, modelOptionText(m)));
     select.replaceChildren(...opts);
@@ -157,6 +159,11 @@ export class PersonaPanel {
     byId("persona-reasoning-hint").textContent = live
       ? `Applies to the live model, which ${reasoningWords(live.reasoning)}; automatic uses its default (${live.default_reasoning}). The quality model takes it only if it takes a level the same way.`
       : "Applies to the live model; automatic uses the model's own default.";
+    // An empty catalogue: what to run so the box has models, said once under both selects.
+    const none = byId("persona-models-none");
+    none.hidden = models.length > 0;
+    if (models.length) none.replaceChildren();
+    else if (!none.hasChildNodes()) none.append("This box has no models in its catalogue, so there is nothing to pick yet. ", ...setModelWords());
     const hidden = models.filter((m) => !m.selectable);
     byId("persona-models-note").textContent = hidden.length
       ? `${hidden.length} model${hidden.length === 1 ? " is" : "s are"} listed but cannot be chosen: this deployment sends data only to models that run in Australia unless it is set to allow others.`
@@ -313,7 +320,7 @@ export class PersonaPanel {
         this.fieldError(control[target.field], byId(errorId), err.message);
       }
       const shown = target !== null && !(target.kind === "tool" && !this.rows[target.index]);
-      say(this.result, shown ? "Nothing was saved: the box refused it (see the marked field)." : `Nothing was saved: ${err.message}`, "error");
+      say(this.result, shown ? "Nothing was saved: the box refused it (see the marked field)." : `Nothing was saved: ${inPageWords(err.message)}`, "error");
       this.log.add(`Persona not saved: ${err.message}`, "error");
       if (shown) this.focusFirstError();
       return;
@@ -333,7 +340,7 @@ export class PersonaPanel {
   }
 
   private fieldError(control: HTMLElement | null, el: HTMLElement, message: string): void {
-    el.textContent = message;
+    el.textContent = inPageWords(message);
     el.hidden = !message;
     if (control) {
       if (message) control.setAttribute("aria-invalid", "true");

@@ -1,9 +1,11 @@
 // Readiness in words (`GET /api/chat/status`, polled), and the box being stopped: said plainly,
 // with a start button for administrators (`/auth/gpu/*`), polled until the box answers again.
+// A box with no language model is told to the typed box (Chat unavailable, by the modes), not as
+// a banner over the call.
 import type { AvatarClient, Readiness } from "../../../../shared/client/index.ts";
 import { h, type Notices } from "../dom.ts";
 import { portalJson } from "../portal-api.ts";
-import { explain, HOW_TO_SET_A_MODEL, HOW_TO_SET_A_VOICE } from "../words.ts";
+import { explain, HOW_TO_SET_A_VOICE } from "../words.ts";
 import type { EventLog } from "./panels.ts";
 
 const EVERY_MS = 15_000;
@@ -25,6 +27,8 @@ export class ReadinessWatch {
     /** A problem that is not about the box being stopped. */
     private readonly problem: (err: unknown) => void,
     private readonly voiceNotice: (notice: string) => void,
+    /** Whether Chat can answer: false only when the box has no language model at all. */
+    private readonly chatPossible: (possible: boolean) => void,
   ) {}
 
   /** Checks now, then keeps checking (sooner while something is starting or down). */
@@ -89,7 +93,8 @@ export class ReadinessWatch {
       row(r.tts_state === "starting" ? "wait" : r.tts, r.tts ? `Voice: ready (${r.voice_provider}, ${account}).` : `Voice: ${state(r.tts_state, r.tts_detail)}.`),
       row(r.transcribe, r.transcribe ? "Speech recognition: on (the microphone works)." : "Speech recognition: off, so the microphone cannot be used (BOX_ASR on the box)."),
     );
-    if (r.llm_state === "not_configured") this.notices.set("chat", "warning", HOW_TO_SET_A_MODEL);
+    this.chatPossible(r.llm_state !== "not_configured");
+    if (r.llm_state === "not_configured") this.notices.clear("chat");
     else if (!r.llm && r.llm_state !== "starting") this.notices.set("chat", "error", `Chat is not working now: ${r.reason} The box checks again by itself.`);
     else this.notices.clear("chat");
     if (r.tts_state === "not_configured") this.notices.set("tts", "error", HOW_TO_SET_A_VOICE);
