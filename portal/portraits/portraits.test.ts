@@ -200,12 +200,51 @@ describe("GET /auth/portraits/{id}", () => {
 
   it("refuses other methods", async () => {
     const { portrait } = (await create(ada, "a serious man")).json;
-    for (const [method, path] of [["GET", "/auth/portraits"], ["DELETE", portrait.url], ["PUT", portrait.url], ["GET", `${portrait.url}/approve`], ["GET", `${portrait.url}/regenerate`]]) {
+    for (const [method, path] of [["PUT", "/auth/portraits"], ["DELETE", "/auth/portraits"], ["DELETE", portrait.url], ["PUT", portrait.url], ["GET", `${portrait.url}/approve`], ["GET", `${portrait.url}/regenerate`]]) {
       const res = await call(ada, method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.json.error.code).toBe("method_not_allowed");
     }
     expect((await call(ada, "GET", portrait.url)).status).toBe(200);
+  });
+});
+
+describe("GET /auth/portraits", () => {
+  it("lists the owner's portraits and their history, newest first, as records", async () => {
+    const carol = await portal.signIn("carol@example.com");
+    expect((await call(carol, "GET", "/auth/portraits")).json).toEqual({ portraits: [] });
+    const first = (await create(carol, "a tall woman with a grey bob")).json.portrait;
+    const second = (await call(carol, "POST", `${first.url}/regenerate`, {})).json.portrait;
+    const third = (await create(carol, "a boy with freckles")).json.portrait;
+    await call(carol, "POST", `${second.url}/approve`, { sha256: second.sha256 });
+    const res = await call(carol, "GET", "/auth/portraits");
+    expect(res.status).toBe(200);
+    expect(res.json.portraits.map((p: PortraitRecord) => p.portrait_id)).toEqual([third.portrait_id, second.portrait_id, first.portrait_id]);
+    for (const p of res.json.portraits) expect(Value.Check(PortraitRecord, p)).toBe(true);
+    const [, approved, original] = res.json.portraits as PortraitRecord[];
+    expect(approved.regenerated_from).toBe(first.portrait_id);
+    expect(approved.consent_id).toMatch(/^uc_/);
+    expect(original.consent_id).toBeNull();
+    expect(new TextDecoder().decode(res.bytes)).not.toContain("carol@example.com");
+  });
+
+  it("shows nobody else's portraits, and reads no paging", async () => {
+    const dan = await portal.signIn("dan@example.com");
+    const mine = (await create(dan, "a man with a red scarf")).json.portrait;
+    const everyone = (await call(ada, "GET", "/auth/portraits?limit=1&offset=0&cursor=x&page=2")).json.portraits as PortraitRecord[];
+    expect(everyone.length).toBeGreaterThan(1);
+    expect(everyone.map((p) => p.portrait_id)).not.toContain(mine.portrait_id);
+    expect((await call(dan, "GET", "/auth/portraits?limit=0")).json.portraits.map((p: PortraitRecord) => p.portrait_id)).toEqual([mine.portrait_id]);
+  });
+
+  it("answers nobody signed in with 401, and other methods with the error envelope", async () => {
+    const anonymous = await call(null, "GET", "/auth/portraits");
+    expect(anonymous.status).toBe(401);
+    // The sign-in refusal is the portal's unwrapped 401 (as on every /auth/* route).
+    expect(anonymous.json).toEqual({ code: expect.any(String), message: expect.any(String) });
+    const put = await call(ada, "PUT", "/auth/portraits", { portraits: [] });
+    expect(put.status).toBe(405);
+    expect(put.json.error.code).toBe("method_not_allowed");
   });
 });
 

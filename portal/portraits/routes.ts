@@ -1,4 +1,5 @@
-// Implements: Endpoints `/auth/portraits*` (thin: parse, call, answer). The id pattern takes
+// Implements: Endpoints `/auth/portraits*` (thin: parse, call, answer), and the owner's list
+// `GET /auth/portraits` (this project's addition, README "Portal: Portraits"). The id pattern takes
 // slashes too, so `a/b`, `%2F`, dots and unicode reach the service and get its 404
 // `portrait_not_found` rather than a bare route miss.
 import { Hono, type Context } from "hono";
@@ -14,6 +15,9 @@ const IMMUTABLE = "private, max-age=31536000, immutable";
 export function portraitRoutes(portraits: PortraitService): Hono<PortalHonoEnv> {
   const app = new Hono<PortalHonoEnv>();
   const owner = (c: Context<PortalHonoEnv>) => c.get("identity").email;
+
+  // The whole list, like every list route (no limit, cursor, offset or page is read).
+  app.get("/auth/portraits", async (c) => c.json({ portraits: await portraits.list(owner(c)) }, 200));
 
   app.post("/auth/portraits", async (c) => c.json({ portrait: await portraits.create(owner(c), await readBody(c)) }, 201));
 

@@ -84,6 +84,11 @@ function objectBody(raw: unknown, shape: string, required: boolean): Record<stri
 export class PortraitService {
   constructor(private readonly o: PortraitServiceOptions) {}
 
+  /** The owner's portraits and their history (regenerations are rows of their own), newest first. */
+  async list(owner: string): Promise<PortraitRecord[]> {
+    return (await this.o.store.list(owner)).map(toRecord);
+  }
+
   /** `{description}` → a new portrait. */
   async create(owner: string, raw: unknown): Promise<PortraitRecord> {
     const body = objectBody(raw, "{description}", true);

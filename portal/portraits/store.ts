@@ -3,7 +3,7 @@
 // `consent_id` are written in one transaction, and only while the portrait has none, so repeated
 // or concurrent approvals leave exactly one attestation.
 import type { Client } from "@libsql/client";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import { drizzle } from "drizzle-orm/libsql/web";
 import { portraits, type PortraitRow } from "../db/schema.ts";
@@ -35,6 +35,11 @@ export class PortraitStore {
       .where(and(eq(portraits.portraitId, portraitId), eq(portraits.owner, owner)))
       .limit(1);
     return row ?? null;
+  }
+
+  /** Every portrait of the owner's, newest first (the same second: the later insert first). */
+  async list(owner: string): Promise<PortraitRow[]> {
+    return this.db.select().from(portraits).where(eq(portraits.owner, owner)).orderBy(desc(portraits.createdAt), desc(sql`rowid`));
   }
 
   /**

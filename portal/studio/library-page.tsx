@@ -27,8 +27,8 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
               <label for="upload-file">Photo or video from this computer</label>
               <input id="upload-file" name="file" type="file" accept={UPLOAD_ACCEPT} aria-describedby="upload-file-hint" />
               <p id="upload-file-hint" class="hint">
-                A PNG or JPG photo of one person looking at the camera, in good light; or an MP4, MOV or WEBM video of them. At most 50 MB. The file name
-                becomes the avatar's name: uploading a file of the same name again replaces that avatar.
+                A PNG or JPG photo of one person looking at the camera, in good light; or an MP4, MOV or WEBM video of them. At most 50 MB. You name the
+                avatar once the file is chosen.
               </p>
             </div>
             <div class="camera">
@@ -60,6 +60,13 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
               <button type="button" id="chosen-clear" class="quiet">
                 Choose another
               </button>
+              <div class="field chosen-label">
+                <label for="upload-name">Name of the avatar</label>
+                <input id="upload-name" name="avatar-name" type="text" maxlength={120} autocomplete="off" aria-describedby="upload-name-hint" />
+                <p id="upload-name-hint" class="hint">
+                  Shown in your library and the live studio, and chosen now: a name cannot be changed later. A name you already used replaces that avatar.
+                </p>
+              </div>
             </div>
             <fieldset class="field tone-choice" aria-describedby="tones-hint">
               <legend>Tones to build</legend>
@@ -67,7 +74,8 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
                 <p class="hint">Loading the tones…</p>
               </div>
               <p id="tones-hint" class="hint">
-                Each tone is a resting expression of the same face (the live studio's Tone picker). Neutral is always built.
+                Each tone is a resting expression of the same face (the live studio's Tone picker). Neutral is always built. The clip of each ticked tone is made
+                as soon as the face is ready, without another press.
               </p>
             </fieldset>
             <div class="attest">

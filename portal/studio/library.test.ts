@@ -8,7 +8,8 @@ import type { LoadedAvatars } from "../../shared/client/index.ts";
 import { libraryFixture, type LibraryFixture } from "../avatars/library-fixture.ts";
 import type { LibraryRecord } from "../avatars/schema.ts";
 import { anyPreparing, mergeAvatars, stateWords } from "./browser/library/model.ts";
-import { MAX_UPLOAD_BYTES, checkFile, eraseWords, snapshotName, sniffFamily } from "./browser/library/words.ts";
+import { MAX_UPLOAD_BYTES, avatarLabel, checkFile, eraseWords, snapshotName, sniffFamily, uploadFilename } from "./browser/library/words.ts";
+import { ago, elapsed, when } from "./browser/words.ts";
 import type { StudioScript } from "./routes.ts";
 import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
@@ -147,6 +148,49 @@ const boxSays = (over: Partial<LoadedAvatars> = {}): LoadedAvatars => ({
   ...over,
 });
 
+describe("names and times as measured, never a fixed guess", () => {
+  it("names an avatar after its file without the ending, tidied; a camera snapshot by when it was taken", () => {
+    expect(avatarLabel("Grey Beard.png")).toBe("Grey Beard");
+    expect(avatarLabel("grey_beard.JPG")).toBe("Grey beard");
+    expect(avatarLabel("  ada   lovelace.mp4")).toBe("Ada lovelace");
+    expect(avatarLabel("holiday.tar")).toBe("Holiday.tar");
+    expect(avatarLabel("ada-lovelace.jpg")).toBe("Ada lovelace");
+    expect(avatarLabel("Jean-Luc Picard.png")).toBe("Jean-Luc Picard");
+    expect(avatarLabel("")).toBe("");
+    expect(avatarLabel("camera-20261129-110500-ab12.jpg")).toMatch(/^Camera photo, .*29.*2026, 11:05$/);
+    expect(uploadFilename(" Grey  Beard ", "IMG_0042.JPG")).toBe("Grey Beard.jpg");
+    expect(uploadFilename("", "IMG_0042.JPG")).toBe("IMG_0042.JPG");
+    expect(uploadFilename("a/b", "x.png")).toBe("a b.png");
+    const views = mergeAvatars([record("grey-beard", { name: "Grey Beard.png" })], boxSays());
+    expect(views[0].name).toBe("Grey Beard");
+  });
+
+  it("says how long a face has been preparing, and how long it took, from the box's journal", () => {
+    const journal = (states: [string, number][]) => states.map(([state, at]) => ({ tone: "neutral", variant_id: "a", kind: "face", state, at, detail: "" }));
+    const preparing = boxSays({ preparing: ["a"], builds: { a: journal([["queued", 100], ["preparing", 101]]) } });
+    expect(stateWords(mergeAvatars([record("a")], preparing)[0], 112_000)).toBe("Preparing: the box is finding the face and making the avatar (12 s so far).");
+    const ready = boxSays({
+      groups: [{ id: "a", label: "a.png", variants: ["a"], tones: ["neutral"], preview: "a", stock: false }],
+      builds: { a: journal([["queued", 100], ["preparing", 101], ["ready", 103]]) },
+    });
+    expect(stateWords(mergeAvatars([record("a")], ready)[0])).toBe("Ready (prepared in 3 s): use it in the live studio.");
+    const again = boxSays({ preparing: ["a"], builds: { a: journal([["queued", 100], ["ready", 103], ["queued", 200]]) } });
+    expect(stateWords(mergeAvatars([record("a")], again)[0], 265_000)).toContain("(1 min 05 s so far)");
+  });
+
+  it("writes a moment one way, in the reader's zone, and lists say how long ago", () => {
+    expect(when(1_795_950_300, "en-GB", "UTC")).toBe("29 Nov 2026, 11:05");
+    expect(when(1_795_950_300, "en-GB", "Asia/Tokyo")).toBe("29 Nov 2026, 20:05");
+    const now = 1_795_950_300_000;
+    expect(ago(now / 1000 - 10, now)).toBe("just now");
+    expect(ago(now / 1000 - 180, now)).toBe("3 min ago");
+    expect(ago(now / 1000 - 7200, now)).toBe("2 h ago");
+    expect(ago(now / 1000 - 86_400, now)).toBe("yesterday");
+    expect(elapsed(3.2)).toBe("3 s");
+    expect(elapsed(65)).toBe("1 min 05 s");
+  });
+});
+
 describe("the library merged with what the running box says", () => {
   it("the box's word wins over the library's last observation; stock faces are not the person's", () => {
     const box = boxSays({
@@ -161,6 +205,7 @@ describe("the library merged with what the running box says", () => {
     ]);
     expect(views[0].phase).toBe("preparing");
     expect(stateWords(views[0])).toContain("the box is finding the face");
+    expect(stateWords(views[0])).not.toMatch(/minute/);
     expect(stateWords(views[1])).toBe("Ready: use it in the live studio.");
     expect(anyPreparing(views)).toBe(true);
   });
@@ -182,8 +227,8 @@ describe("the library merged with what the running box says", () => {
   it("an upload the library has not recorded yet shows at once, newest first, and keeps the page asking", () => {
     const views = mergeAvatars([record("older", { created_at: 10 })], boxSays(), new Map([["camera-1", { name: "camera-1.jpg", at: 99 }]]));
     expect(views.map((v) => [v.id, v.name, v.state, v.visibility])).toEqual([
-      ["camera-1", "camera-1.jpg", "preparing", null],
-      ["older", "older.jpg", "ready", "private"],
+      ["camera-1", "Camera 1", "preparing", null],
+      ["older", "Older", "ready", "private"],
     ]);
     expect(anyPreparing(views)).toBe(true);
   });

@@ -139,11 +139,8 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
         </div>
 
         <section aria-labelledby="list-h" class="portrait-made-list">
-          <h2 id="list-h">Made on this visit</h2>
-          <p class="hint">
-            The portal keeps every portrait, but it has no list of them to show: this page lists the ones made since you opened it, newest first. Leaving the
-            page empties this list, not the portal.
-          </p>
+          <h2 id="list-h">Your portraits</h2>
+          <p class="hint">Every portrait you made, newest first, with its variations. Pick one to look at it again, approve it or make it an avatar.</p>
           <p id="portrait-list-empty" class="empty">
             None yet.
           </p>
@@ -159,8 +156,8 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
           <img class="portrait-approve-thumb" alt="The portrait you are approving" />
           <div id="approve-what">
             <p>
-              You confirm that you looked at this image and want it used as an avatar. The approval is bound to these exact bytes (digest{" "}
-              <code class="approve-digest"></code>): no other image can be made into an avatar with it.
+              You confirm that you looked at this image and want it used as an avatar. Your approval covers exactly this picture: no other image, not
+              even a changed copy of this one, can be made into an avatar with it.
             </p>
           </div>
         </ConfirmDialog>

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 // Implements: the studio's sign-in page: an address in, `POST /auth/request-link` (by the script,
-// as JSON), and what to do next in words, including where the link is when no mail server is set.
+// as JSON), and what to do next in words, including where the link is when no mail server is set,
+// and "You are signed out" after signing out (shown by the script, which knows where the person came from).
 import { Shell } from "./layout.tsx";
 
 export interface SignInPageProps {
@@ -19,6 +20,13 @@ export function SignInPage(props: SignInPageProps) {
     <Shell title="Sign in" page="sign-in" email={null}>
       <main id="main" class="page-width narrow">
         <h1>Sign in to the studio</h1>
+        {props.signedInAs ? null : (
+          <div id="signed-out" class="notice success" role="status" hidden>
+            <p>
+              <strong>You are signed out.</strong> This browser no longer has your session; sign in again below when you want to come back.
+            </p>
+          </div>
+        )}
         {props.linkProblem ? (
           <div class="notice error" role="alert">
             <p>

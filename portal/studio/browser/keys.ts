@@ -2,7 +2,7 @@
 // removed from the page when the person is done), copy, revoke after a confirmation dialog.
 import { byId, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
-import { explain } from "./words.ts";
+import { explain, localiseTimes } from "./words.ts";
 
 interface CreatedKey {
   id: string;
@@ -21,6 +21,7 @@ export function startKeys(): void {
   const list = byId("key-list");
   const dialog = byId<HTMLDialogElement>("revoke-dialog");
   let revoking: HTMLElement | null = null;
+  localiseTimes(list); // the server writes UTC; the studio writes times in the reader's zone
 
   const failed = (err: unknown, where: HTMLElement) => {
     const p = explain(err);
@@ -32,6 +33,7 @@ export function startKeys(): void {
     const res = await fetch("/studio/keys/list", { credentials: "same-origin" });
     if (res.status === 401) return toSignIn();
     if (res.ok) list.innerHTML = await res.text(); // server-rendered by the same component, escaped there
+    localiseTimes(list);
   };
 
   const hideSecret = () => {

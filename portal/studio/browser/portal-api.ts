@@ -21,7 +21,7 @@ export async function portalJson<T>(method: string, path: string, body?: unknown
 /** Ends the portal session and goes to the sign-in page. */
 export async function signOut(): Promise<void> {
   await portalJson("POST", "/auth/logout").catch(() => undefined);
-  location.assign("/studio/sign-in");
+  location.assign("/studio/sign-in?signed_out=1");
 }
 
 export function toSignIn(): void {

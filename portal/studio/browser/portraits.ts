@@ -2,12 +2,13 @@
 // (`POST /auth/portraits`), look (the bytes of `GET /auth/portraits/{id}` as a blob: URL, their
 // digest computed here), regenerate (a new id; the old one stays), approve after a dialog (bound to
 // the digest of the bytes shown), and make it an avatar (`POST /api/avatar` with exactly those bytes
-// and `consent_token` = the approval's `consent_id`, through the client library). The portal has
-// no list route, so the list is what this visit made.
+// and `consent_token` = the approval's `consent_id`, through the client library). The list is the
+// person's portraits and their variations (`GET /auth/portraits`, newest first); a portrait's bytes
+// are read when it is picked.
 import { AvatarApiError, AvatarClient, portalCredentialProvider, type AvatarUploadAnswer } from "../../../shared/client/index.ts";
 import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
-import { explain } from "./words.ts";
+import { ago, explain, when } from "./words.ts";
 
 /** The portal's portrait record (README "Portal: Portraits"). */
 interface PortraitRecord {
@@ -26,10 +27,11 @@ interface PortraitRecord {
   url: string;
 }
 
-/** A portrait as this page holds it: the record, the exact bytes shown, and their digest. */
+/** A portrait as this page holds it: the record, and once looked at, the exact bytes shown and their digest. */
 interface Shown {
   record: PortraitRecord;
-  blob: Blob;
+  blob: Blob | null;
+  /** A blob: URL of the bytes shown, or the record's URL while they are not read yet (list thumbnails). */
   src: string;
   sha256: string;
   /** The box avatar made of it on this visit. */
@@ -81,10 +83,6 @@ async function fetchBytes(record: PortraitRecord): Promise<{ blob: Blob; sha256:
   const bytes = await res.arrayBuffer();
   const sha256 = await digestOf(bytes, res.headers.get("x-portrait-sha256"));
   return { blob: new Blob([bytes], { type: record.content_type }), sha256 };
-}
-
-function timeOf(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
 export function startPortraits(): void {
@@ -150,10 +148,10 @@ export function startPortraits(): void {
     const r = s.record;
     const kind = r.content_type === "image/png" ? "PNG" : "JPEG";
     const by = r.generator === "embedded" ? "the built-in drawing" : "the image provider";
-    const approval = r.approved_at ? `approved at ${timeOf(r.approved_at)}` : "not approved yet";
+    const approval = r.approved_at ? `approved ${when(r.approved_at)}` : "not approved yet";
     facts.replaceChildren(
       h("q", {}, r.description),
-      ` · ${r.width}×${r.height} ${kind}, ${Math.max(1, Math.round(r.size_bytes / 1024))} KB, drawn by ${by} at ${timeOf(r.created_at)} · `,
+      ` · ${r.width}×${r.height} ${kind}, ${Math.max(1, Math.round(r.size_bytes / 1024))} KB, drawn by ${by}, ${when(r.created_at)} · `,
       h("strong", {}, approval),
       s.avatar ? ` · avatar “${s.avatar}”` : "",
     );
@@ -169,9 +167,9 @@ export function startPortraits(): void {
           "button",
           { type: "button", class: "portrait-pick", "aria-pressed": String(s === current), "data-portrait-id": r.portrait_id },
           h("img", { src: s.src, alt: "", width: 96, height: 96 }),
-          h("span", { class: "portrait-pick-text" }, h("span", { class: "portrait-pick-desc" }, r.description), h("span", { class: "portrait-pick-state" }, `${state} · ${timeOf(r.created_at)}`)),
+          h("span", { class: "portrait-pick-text" }, h("span", { class: "portrait-pick-desc" }, r.description), h("span", { class: "portrait-pick-state" }, `${state} · `, h("time", { datetime: new Date(r.created_at * 1000).toISOString(), title: when(r.created_at) }, ago(r.created_at)))),
         );
-        pick.addEventListener("click", () => show(s));
+        pick.addEventListener("click", () => void pickFrom(s));
         return h("li", {}, pick);
       }),
     );
@@ -190,6 +188,32 @@ export function startPortraits(): void {
     renderList();
     sync();
   }
+
+  /** A portrait of the list: its bytes are read (and their digest taken) before it is shown. */
+  const pickFrom = async (s: Shown) => {
+    if (s.blob) return show(s);
+    say(result, "Loading the portrait…");
+    try {
+      const { blob, sha256 } = await fetchBytes(s.record);
+      Object.assign(s, { blob, sha256, src: URL.createObjectURL(blob) });
+      show(s);
+      if (currentCard.getBoundingClientRect().top < 0 || currentCard.getBoundingClientRect().top > innerHeight * 0.6) currentCard.scrollIntoView({ block: "start" });
+    } catch (err) {
+      failed(err, result);
+    }
+  };
+
+  /** The person's portraits so far (a failure leaves the list empty and says so). */
+  const loadList = async () => {
+    try {
+      const { portraits } = await portalJson<{ portraits: PortraitRecord[] }>("GET", "/auth/portraits");
+      const known = new Set(shown.map((s) => s.record.portrait_id));
+      for (const record of portraits) if (!known.has(record.portrait_id)) shown.push({ record, blob: null, src: record.url, sha256: "", avatar: null });
+      renderList();
+    } catch (err) {
+      failed(err, describeResult);
+    }
+  };
 
   /** Loads a new record's bytes, waits until the browser decoded them, and shows it first in the list. */
   const adopt = async (record: PortraitRecord): Promise<Shown> => {
@@ -271,7 +295,6 @@ export function startPortraits(): void {
   approveBtn.addEventListener("click", () => {
     if (!current || approving) return;
     dialog.querySelector<HTMLImageElement>(".portrait-approve-thumb")!.src = current.src;
-    dialog.querySelector(".approve-digest")!.textContent = `${current.sha256.slice(0, 16)}…`;
     dialog.returnValue = "";
     dialog.showModal();
   });
@@ -314,7 +337,7 @@ export function startPortraits(): void {
 
   makeBtn.addEventListener("click", async () => {
     const s = current;
-    if (!s || !s.record.consent_id || uploading) return;
+    if (!s || !s.blob || !s.record.consent_id || uploading) return;
     uploading = true;
     sync();
     notices.clear("box");
@@ -325,7 +348,7 @@ export function startPortraits(): void {
       const name = nameInput.value.trim() || s.record.portrait_id;
       const answer: AvatarUploadAnswer = await client.uploadAvatar({ file: s.blob, filename: `${name}.${ext}`, consent_token: s.record.consent_id });
       s.avatar = answer.avatar;
-      const state = answer.status === "ready" ? "ready" : "being prepared (about a minute)";
+      const state = answer.status === "ready" ? "ready" : "being prepared (its progress shows under Your avatars)";
       const tones = answer.tones.length ? ` Tones coming: ${answer.tones.join(", ")}.` : "";
       say(result, `Avatar “${answer.avatar}” is on the box and ${state}.${tones}${answer.note ? ` ${sentence(answer.note)}` : ""}`, "ok");
       liveLink.href = `/studio?avatar=${encodeURIComponent(answer.avatar)}`;
@@ -341,4 +364,5 @@ export function startPortraits(): void {
   });
 
   sync();
+  void loadList();
 }

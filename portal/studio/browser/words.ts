@@ -1,6 +1,7 @@
 // What went wrong and what to do, in words (issue 13: every page says it). One place maps the
 // library's one error class (branching on `code`, never on the message) to a sentence and a kind
-// the page can act on (offer a start button, send to sign-in).
+// the page can act on (offer a start button, send to sign-in). Also the studio's one way to write
+// a moment and a duration (`when`, `ago`, `elapsed`).
 import { AvatarApiError } from "../../../shared/client/index.ts";
 
 export type ProblemKind = "box_stopped" | "signed_out" | "chat_not_configured" | "tts_not_configured" | "no_call" | "busy" | "other";
@@ -69,5 +70,44 @@ export function voiceGroupWords(state: string, reason: string, label: string): s
       return `${label} offers no voices right now.`;
     default:
       return `${label} cannot be used now.`;
+  }
+}
+
+/**
+ * The studio's one way to write a moment: "29 Nov 2026, 11:05" in the browser's own language and
+ * time zone (the same on the library, portraits and keys pages). `locale`/`timeZone` are for tests.
+ */
+export function when(epochSeconds: number, locale?: string, timeZone?: string): string {
+  const d = new Date(epochSeconds * 1000);
+  const day = d.toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric", timeZone });
+  const time = d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone });
+  return `${day}, ${time}`;
+}
+
+/** How long ago, for lists: "just now", "3 min ago", "2 h ago", "5 days ago"; past a month, `when()`. */
+export function ago(epochSeconds: number, nowMs = Date.now()): string {
+  const s = Math.max(0, Math.round(nowMs / 1000 - epochSeconds));
+  if (s < 45) return "just now";
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min ago`;
+  const hours = Math.round(s / 3600);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(s / 86_400);
+  if (days < 31) return days === 1 ? "yesterday" : `${days} days ago`;
+  return when(epochSeconds);
+}
+
+/** A duration measured here, in words: "3 s", "1 min 05 s". */
+export function elapsed(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
+/** Rewrites every `<time datetime>` under `root` with `when()` (server-rendered lists write UTC). */
+export function localiseTimes(root: ParentNode): void {
+  for (const t of root.querySelectorAll<HTMLTimeElement>("time[datetime]")) {
+    const ms = Date.parse(t.dateTime);
+    if (!Number.isNaN(ms)) t.textContent = when(Math.floor(ms / 1000));
   }
 }

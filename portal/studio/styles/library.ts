@@ -21,6 +21,8 @@ a.button.primary:hover { background: var(--primary-hover); color: var(--on-prima
 .chosen-facts { flex: 1 1 200px; min-width: 0; }
 .chosen-facts p { margin: 0 0 2px; overflow-wrap: anywhere; }
 .chosen-name { font-weight: 600; }
+.chosen-label { flex: 1 1 100%; margin: 0; }
+.chosen-label input { width: 100%; max-width: 32rem; }
 .tone-boxes { display: flex; flex-wrap: wrap; gap: 4px 18px; }
 .tone-box { display: flex; align-items: center; gap: 8px; min-height: 40px; }
 .tone-box label { margin: 0; font-weight: 400; }

@@ -1,9 +1,32 @@
 // The tones of one ready avatar and their idle clips (`GET /api/avatar/clips`): made, being made,
 // failed (with the box's sentence and a Retry), or not asked for yet (Make a clip); a made clip
 // plays here (`GET /api/avatar/clip`, a blob: URL in a <video>). Read when the panel is opened.
-import type { AvatarClient, ClipRow } from "../../../../shared/client/index.ts";
+// The tones ticked at upload are asked for here without another press (`POST /api/avatar/clips/retry`
+// per tone). A clip being made shows the time so far and how long the last one took on this browser.
+import { AvatarApiError, type AvatarClient, type ClipRow } from "../../../../shared/client/index.ts";
 import { h } from "../dom.ts";
+import { elapsed } from "../words.ts";
 import { clipRefusal } from "./words.ts";
+
+/** How long the last clip took from asking to made, as measured on this browser (seconds). */
+const LAST_BUILD_KEY = "studio.lastClipBuildSeconds";
+
+function lastBuildSeconds(): number | null {
+  try {
+    const n = Number(localStorage.getItem(LAST_BUILD_KEY));
+    return Number.isFinite(n) && n > 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberBuild(seconds: number): void {
+  try {
+    localStorage.setItem(LAST_BUILD_KEY, String(Math.round(seconds)));
+  } catch {
+    // Storage refused (private mode): the next clip shows no estimate, nothing else changes.
+  }
+}
 
 interface ToneRow {
   li: HTMLLIElement;
@@ -24,6 +47,8 @@ export class ClipPanel {
   private tones: string[] = [];
   private loaded = false;
   private videoUrl: string | null = null;
+  /** When each clip being made was asked for (browser clock, ms), so the time so far is measured here. */
+  private readonly askedAt = new Map<string, number>();
 
   constructor(
     private readonly client: AvatarClient,
@@ -39,7 +64,7 @@ export class ClipPanel {
       "details",
       { class: "clips" },
       this.summary,
-      h("p", { class: "hint" }, "A clip is a short idle video of the face at rest in one tone, made on the box (it takes a minute or so)."),
+      h("p", { class: "hint" }, "A clip is a short idle video of the face at rest in one tone, made on the box. While one is made, the time so far shows here."),
       this.list,
       this.status,
       this.video,
@@ -69,7 +94,14 @@ export class ClipPanel {
   /** Reads the clip states again. */
   async refresh(): Promise<void> {
     try {
-      const { clips } = await this.client.avatarClips(this.avatarId);
+      // `not_requested` is the same as no row: nothing asked yet.
+      const clips = (await this.client.avatarClips(this.avatarId)).clips.filter((c) => c.state !== "not_requested");
+      for (const c of clips) {
+        const asked = this.askedAt.get(c.tone);
+        if (asked === undefined || c.state === "generating") continue;
+        if (c.state === "generated") rememberBuild((Date.now() - asked) / 1000);
+        this.askedAt.delete(c.tone);
+      }
       this.clips = new Map(clips.map((c) => [c.tone, c]));
       this.loaded = true;
       this.render();
@@ -77,6 +109,40 @@ export class ClipPanel {
       this.status.className = "result error";
       this.status.textContent = `The clips could not be read: ${clipRefusal(err)}`;
     }
+  }
+
+  /**
+   * Asks for the clip of each of `tones` (null: every tone of the avatar) that has none yet, one
+   * after another, and opens the panel so the progress shows. Stops at the first refusal that
+   * would refuse every tone (clips off, no consent, no generator) and says it.
+   */
+  async build(tones: string[] | null): Promise<void> {
+    await this.refresh();
+    if (!this.loaded) return;
+    const wanted = (tones ?? this.tones).filter((t) => this.tones.includes(t) && !this.clips.has(t));
+    if (!wanted.length) return;
+    this.el.open = true;
+    for (const tone of wanted) {
+      try {
+        await this.ask(tone);
+      } catch (err) {
+        if (err instanceof AvatarApiError && err.code === "clip_already_generating") continue;
+        this.status.className = "result error";
+        this.status.textContent = clipRefusal(err);
+        return;
+      }
+    }
+    this.status.className = "result";
+    this.status.textContent = `Making the clips of ${wanted.length === 1 ? "the tone" : `${wanted.length} tones`} you ticked: ${wanted.join(", ")}.`;
+  }
+
+  /** `POST /api/avatar/clips/retry` for one tone; the row shows it being made. */
+  private async ask(tone: string): Promise<void> {
+    const answer = await this.client.retryClip({ avatar: this.avatarId, tone });
+    this.askedAt.set(tone, Date.now());
+    this.clips.set(tone, { tone, state: answer.state, variant_id: answer.variant_id, duration_s: 0, updated_at: Math.floor(Date.now() / 1000), detail: "" });
+    this.render();
+    this.onMoving();
   }
 
   private toneRow(tone: string): ToneRow {
@@ -104,7 +170,9 @@ export class ClipPanel {
         row.button.replaceChildren(...label("Make a clip"));
         row.button.hidden = false;
       } else if (c.state === "generating") {
-        row.state.textContent = "Being made…";
+        const since = this.askedAt.get(tone) ?? c.updated_at * 1000;
+        const last = lastBuildSeconds();
+        row.state.textContent = `Being made… ${elapsed((Date.now() - since) / 1000)} so far${last ? ` (the last clip took ${elapsed(last)})` : ""}.`;
         row.button.hidden = true;
       } else if (c.state === "generated") {
         row.state.textContent = `Made (${c.duration_s.toFixed(1)} s).`;
@@ -135,12 +203,9 @@ export class ClipPanel {
         this.status.className = "result ok";
         this.status.textContent = `Playing the ${tone} clip.`;
       } else {
-        const answer = await this.client.retryClip({ avatar: this.avatarId, tone });
-        this.clips.set(tone, { tone, state: answer.state, variant_id: answer.variant_id, duration_s: 0, updated_at: Math.floor(Date.now() / 1000), detail: "" });
-        this.render();
+        await this.ask(tone);
         // The pressed button goes away while the clip is made: focus stays in the panel.
         if (hadFocus) this.summary.focus();
-        this.onMoving();
       }
     } catch (err) {
       this.status.className = "result error";

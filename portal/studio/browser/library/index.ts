@@ -2,7 +2,8 @@
 // says now) and the public library (`GET /auth/avatars/public`), the upload form, publishing and
 // erasing. One AvatarClient on this origin whose credential the portal mints (the page holds no
 // key). While a face is being prepared or a clip made, the page asks again every two seconds,
-// and stops when nothing moves or the page is hidden.
+// and stops when nothing moves or the page is hidden. The clips of the tones ticked at upload are
+// asked for as soon as the face is ready (remembered for the tab, so a reload still makes them).
 import { AvatarApiError, AvatarClient, portalCredentialProvider, type AvatarUploadAnswer, type LoadedAvatars } from "../../../../shared/client/index.ts";
 import { byId, h, Notices } from "../dom.ts";
 import { portalJson, toSignIn } from "../portal-api.ts";
@@ -13,6 +14,24 @@ import { AvatarRow } from "./rows.ts";
 import { UploadForm } from "./upload.ts";
 
 const POLL_MS = 2_000;
+const CLIPS_WANTED_KEY = "studio.clipsWanted";
+
+/** Avatar id → tones whose clips to make once its face is ready (null: every tone). Kept for the tab. */
+function clipsWanted(): Map<string, string[] | null> {
+  try {
+    return new Map(Object.entries(JSON.parse(sessionStorage.getItem(CLIPS_WANTED_KEY) ?? "{}") as Record<string, string[] | null>));
+  } catch {
+    return new Map();
+  }
+}
+
+function keepClipsWanted(wanted: ReadonlyMap<string, string[] | null>): void {
+  try {
+    sessionStorage.setItem(CLIPS_WANTED_KEY, JSON.stringify(Object.fromEntries(wanted)));
+  } catch {
+    // Storage refused: the clips are still asked for while this page stays open.
+  }
+}
 
 export function startLibrary(): void {
   const admin = document.body.dataset.admin === "1";
@@ -27,6 +46,7 @@ export function startLibrary(): void {
   const uploaded = new Map<string, { name: string; at: number }>();
   /** Erased here: a copy the running box could not drop yet is not shown again as a new avatar. */
   const erased = new Set<string>();
+  const wanted = clipsWanted();
   const list = h("ul", { class: "avatar-list" });
   let records: LibraryRecord[] | null = null;
   let box: LoadedAvatars | null = null;
@@ -100,6 +120,10 @@ export function startLibrary(): void {
         });
         rows.set(v.id, row);
       }
+      const tones = wanted.get(v.id);
+      if (tones !== undefined && v.state === "failed") wanted.delete(v.id);
+      else if (tones !== undefined && row.buildClips(tones)) wanted.delete(v.id);
+      keepClipsWanted(wanted);
       // Newest first, without moving rows that are already in place (focus stays put).
       if (list.children[i] !== row.li) list.insertBefore(row.li, list.children[i] ?? null);
     }
@@ -121,7 +145,7 @@ export function startLibrary(): void {
             "p",
             {},
             "Add one above: choose a photo of one person looking at the camera (or take one with your camera), tick the consent box and press Upload and prepare. " +
-              "The box prepares a face from it in under a minute; then you can use it in the live studio.",
+              "The box prepares a face from it (the time it takes shows as it goes); then you can use it in the live studio.",
           ),
         ),
       );
@@ -230,10 +254,12 @@ export function startLibrary(): void {
   const form = new UploadForm({
     client,
     handled,
-    sameName: (filename) => views.some((v) => v.name === filename),
-    uploaded: (answer: AvatarUploadAnswer, filename: string) => {
+    sameName: (name) => views.some((v) => v.name === name),
+    uploaded: (answer: AvatarUploadAnswer, filename: string, tones: string[] | null) => {
       erased.delete(answer.avatar);
       uploaded.set(answer.avatar, { name: filename, at: Math.floor(Date.now() / 1000) });
+      if (tones === null || tones.length) wanted.set(answer.avatar, tones);
+      keepClipsWanted(wanted);
       void tick();
     },
   });

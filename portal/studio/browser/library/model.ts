@@ -3,6 +3,8 @@
 // loaded groups, `preparing`, the `builds` journal). Pure: no DOM, no requests.
 import type { LoadedAvatars } from "../../../../shared/client/index.ts";
 import type { LibraryRecord, PublicLibraryRecord } from "../../../avatars/schema.ts";
+import { elapsed, when } from "../words.ts";
+import { avatarLabel } from "./words.ts";
 
 export type { LibraryRecord, PublicLibraryRecord };
 export type ShownState = "preparing" | "ready" | "failed";
@@ -30,6 +32,9 @@ export interface AvatarView {
   tones: string[];
   /** Where the preparation is: `queued` or `preparing` (from the journal), else null. */
   phase: "queued" | "preparing" | null;
+  /** From the box's journal (its clock, epoch seconds): when the last preparation was queued, and when it ended ready. */
+  queuedAt: number | null;
+  readyAt: number | null;
   visibility: "private" | "public" | null;
   sourceKind: string;
   createdAt: number | null;
@@ -41,21 +46,39 @@ function builds(box: LoadedAvatars, id: string): BuildEntry[] {
   return Array.isArray(b) ? (b as BuildEntry[]) : [];
 }
 
+/** When the journal's last preparation was queued, and when it ended ready (null: not journalled). */
+function timesOf(journal: BuildEntry[]): { queuedAt: number | null; readyAt: number | null } {
+  let queuedAt: number | null = null;
+  let readyAt: number | null = null;
+  let before = "";
+  // One line per tone: a run starts at the first of its `queued` lines.
+  for (const e of journal) {
+    if (e.state === "queued" && before !== "queued") [queuedAt, readyAt] = [e.at, null];
+    else if (e.state === "ready" && queuedAt !== null && readyAt === null) readyAt = e.at;
+    before = e.state;
+  }
+  return { queuedAt, readyAt };
+}
+
 /** The box's word on one avatar id of the caller's. */
-export function onBox(box: LoadedAvatars | null, id: string): { state: OnBox; detail: string; tones: string[]; phase: AvatarView["phase"] } {
-  if (!box) return { state: "unknown", detail: "", tones: [], phase: null };
-  const group = box.groups.find((g) => g.id === id && !g.stock);
-  if (group) return { state: "ready", detail: "", tones: [...group.tones], phase: null };
+export function onBox(
+  box: LoadedAvatars | null,
+  id: string,
+): { state: OnBox; detail: string; tones: string[]; phase: AvatarView["phase"]; queuedAt: number | null; readyAt: number | null } {
+  if (!box) return { state: "unknown", detail: "", tones: [], phase: null, queuedAt: null, readyAt: null };
   const journal = builds(box, id);
+  const times = timesOf(journal);
+  const group = box.groups.find((g) => g.id === id && !g.stock);
+  if (group) return { state: "ready", detail: "", tones: [...group.tones], phase: null, ...times };
   const last = journal[journal.length - 1];
   if (box.preparing.some((v) => v === id || v.startsWith(`${id}__`))) {
-    return { state: "preparing", detail: "", tones: [], phase: last?.state === "preparing" ? "preparing" : "queued" };
+    return { state: "preparing", detail: "", tones: [], phase: last?.state === "preparing" ? "preparing" : "queued", ...times };
   }
   if (last) {
     const failed = [...journal].reverse().find((e) => e.state === "failed");
-    return { state: "failed", detail: failed?.detail ?? "", tones: [], phase: null };
+    return { state: "failed", detail: failed?.detail ?? "", tones: [], phase: null, ...times };
   }
-  return { state: "absent", detail: "", tones: [], phase: null };
+  return { state: "absent", detail: "", tones: [], phase: null, ...times };
 }
 
 /**
@@ -69,12 +92,14 @@ export function mergeAvatars(records: LibraryRecord[], box: LoadedAvatars | null
     const known = b.state === "ready" || b.state === "preparing" || b.state === "failed";
     views.set(r.avatar_id, {
       id: r.avatar_id,
-      name: r.name || r.avatar_id,
+      name: avatarLabel(r.name) || r.avatar_id,
       state: known ? (b.state as ShownState) : r.state,
       onBox: b.state,
       detail: (b.state === "failed" && b.detail) || r.detail,
       tones: b.tones,
       phase: b.phase,
+      queuedAt: b.queuedAt,
+      readyAt: b.readyAt,
       visibility: r.visibility,
       sourceKind: r.source_kind,
       createdAt: r.created_at,
@@ -94,12 +119,14 @@ export function mergeAvatars(records: LibraryRecord[], box: LoadedAvatars | null
     const group = box?.groups.find((g) => g.id === id);
     views.set(id, {
       id,
-      name: mine?.name ?? group?.label ?? id,
+      name: (mine ? avatarLabel(mine.name) : "") || group?.label || id,
       state: b.state === "ready" || b.state === "failed" ? b.state : "preparing",
       onBox: b.state,
       detail: b.detail,
       tones: b.tones,
       phase: b.phase ?? (b.state === "unknown" || b.state === "absent" ? "queued" : null),
+      queuedAt: b.queuedAt,
+      readyAt: b.readyAt,
       visibility: null,
       sourceKind: "unknown",
       createdAt: mine?.at ?? null,
@@ -123,21 +150,26 @@ export function sourceWords(kind: string): string {
   return KIND_WORDS[kind] ?? "";
 }
 
-/** The state of one avatar, in words. */
-export function stateWords(v: AvatarView): string {
+/** The state of one avatar, in words; times are the box's own measurements, never a guess. */
+export function stateWords(v: AvatarView, nowMs = Date.now()): string {
   if (v.state === "preparing") {
+    const sofar = v.queuedAt === null ? "" : ` (${elapsed(nowMs / 1000 - v.queuedAt)} so far)`;
     return v.phase === "preparing"
-      ? "Preparing: the box is finding the face and making the avatar (usually under a minute)."
-      : "Waiting: the box prepares it as soon as the avatars before it are done.";
+      ? `Preparing: the box is finding the face and making the avatar${sofar}.`
+      : `Waiting: the box prepares it as soon as the avatars before it are done${sofar}.`;
   }
   if (v.state === "failed") {
     return `Could not be prepared${v.detail ? `: ${v.detail.replace(/\.?$/, ".")}` : "."} Upload another photo: one person, face to the camera, in good light.`;
   }
-  if (v.onBox === "ready") return "Ready: use it in the live studio.";
+  if (v.onBox === "ready") {
+    const took = v.queuedAt !== null && v.readyAt !== null ? ` (prepared in ${elapsed(v.readyAt - v.queuedAt)})` : "";
+    return `Ready${took}: use it in the live studio.`;
+  }
   if (v.onBox === "unknown") return "Ready when last seen by a box. The box is not answering now, so it cannot be used until it runs.";
   return "Ready when last seen by a box, but it is not on the running box (the box may have been replaced). Upload it again to use it here.";
 }
 
-export function utcDay(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().slice(0, 10);
+/** When an avatar was added, as the studio writes every moment. */
+export function addedWords(epochSeconds: number): string {
+  return `added ${when(epochSeconds)}`;
 }

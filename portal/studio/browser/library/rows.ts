@@ -4,7 +4,7 @@
 import type { AvatarClient } from "../../../../shared/client/index.ts";
 import { h } from "../dom.ts";
 import { ClipPanel } from "./clips.ts";
-import { sourceWords, stateWords, utcDay, type AvatarView } from "./model.ts";
+import { addedWords, sourceWords, stateWords, type AvatarView } from "./model.ts";
 
 export interface RowActions {
   publish: (row: AvatarRow) => void;
@@ -93,7 +93,7 @@ export class AvatarRow {
     this.stateBadge.className = cls;
     this.visBadge.textContent = v.visibility === "public" ? "Public" : v.visibility === "private" ? "Private" : "Not in the library yet";
     this.visBadge.className = v.visibility === "public" ? "badge public" : "badge muted";
-    this.facts.textContent = [sourceWords(v.sourceKind), `id ${v.id}`, v.createdAt ? `added ${utcDay(v.createdAt)}` : ""].filter(Boolean).join(" · ");
+    this.facts.textContent = [sourceWords(v.sourceKind), `id ${v.id}`, v.createdAt ? addedWords(v.createdAt) : ""].filter(Boolean).join(" · ");
     this.stateText.textContent = stateWords(v);
     this.stateText.className = `avatar-state${v.state === "failed" ? " failed" : ""}`;
 
@@ -120,6 +120,13 @@ export class AvatarRow {
       this.clips.el.remove();
       this.clips = null;
     }
+  }
+
+  /** Makes the clips of `tones` (null: every tone) that have none; false while the face is not ready here. */
+  buildClips(tones: string[] | null): boolean {
+    if (!this.clips) return false;
+    void this.clips.build(tones);
+    return true;
   }
 
   /** Reads the clip states again when the panel was opened (a clip may be being made). */

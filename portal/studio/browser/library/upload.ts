@@ -1,12 +1,13 @@
 // The upload form: a file from the computer or a camera snapshot, checked here before anything is
 // sent; the consent attestation (a ticked box, then `POST /auth/consent` with the SHA-256 of the
 // exact bytes, computed by WebCrypto); then the box's `POST /api/avatar` with `consent_token` and
-// the tones asked, through the client library. Refusals are said in words.
+// the tones asked, through the client library, under the name the person gave (the box names the
+// avatar after the file). Refusals are said in words.
 import type { AvatarClient, AvatarUploadAnswer } from "../../../../shared/client/index.ts";
 import { byId, h, say } from "../dom.ts";
 import { portalJson } from "../portal-api.ts";
 import { Camera } from "./camera.ts";
-import { checkFile, megabytes, uploadRefusal, type FileFamily } from "./words.ts";
+import { avatarLabel, checkFile, megabytes, uploadFilename, uploadRefusal, type FileFamily } from "./words.ts";
 
 interface Chosen {
   file: File;
@@ -16,10 +17,10 @@ interface Chosen {
 
 export interface UploadHooks {
   client: AvatarClient;
-  /** A library avatar already has this file name (uploading replaces it). */
-  sameName: (filename: string) => boolean;
-  /** The box took the upload: show it and follow its preparation. */
-  uploaded: (answer: AvatarUploadAnswer, filename: string) => void;
+  /** A library avatar already shows this name (uploading under it replaces that avatar). */
+  sameName: (name: string) => boolean;
+  /** The box took the upload: show it, follow its preparation, then make the clips of `tones` (null: every tone). */
+  uploaded: (answer: AvatarUploadAnswer, filename: string, tones: string[] | null) => void;
   /** Signed out or box stopped: said by the page (true when it was one of those). */
   handled: (err: unknown) => boolean;
 }
@@ -43,6 +44,7 @@ export class UploadForm {
   private readonly chosenBox = byId("chosen");
   private readonly chosenStill = byId<HTMLImageElement>("chosen-still");
   private readonly toneBoxes = byId("tone-boxes");
+  private readonly nameInput = byId<HTMLInputElement>("upload-name");
   private readonly camera: Camera;
 
   constructor(private readonly hooks: UploadHooks) {
@@ -51,6 +53,7 @@ export class UploadForm {
       this.show({ file, family: "image", camera: true });
     });
     this.input.addEventListener("change", () => void this.picked());
+    this.nameInput.addEventListener("input", () => this.sayWhat());
     byId("chosen-clear").addEventListener("click", () => {
       this.clear();
       this.input.focus();
@@ -111,12 +114,26 @@ export class UploadForm {
     if (this.stillUrl) this.chosenStill.src = this.stillUrl;
     else this.chosenStill.removeAttribute("src");
     this.chosenBox.querySelector(".chosen-name")!.textContent = c.file.name;
-    const what = `${c.camera ? "Camera photo" : c.family === "image" ? "Photo" : "Video"}, ${megabytes(c.file.size)}.`;
-    const same = this.hooks.sameName(c.file.name) ? " An avatar of this file name exists: uploading replaces it." : "";
-    const video = c.family === "video" ? " A video keeps the motion it was filmed with; only its neutral face is prepared." : "";
-    this.chosenBox.querySelector(".chosen-what")!.textContent = what + same + video;
+    // A snapshot keeps its unique file name unless the person types one (two snapshots never collide).
+    this.nameInput.value = c.camera ? "" : avatarLabel(c.file.name);
+    this.nameInput.placeholder = avatarLabel(c.file.name);
+    this.sayWhat();
     this.chosenBox.hidden = false;
     this.attest.checked = false; // the agreement is to these bytes: tick it for each file
+  }
+
+  /** What the chosen file is, and whether its name replaces an avatar. */
+  private sayWhat(): void {
+    const c = this.chosen;
+    if (!c) return;
+    const what = `${c.camera ? "Camera photo" : c.family === "image" ? "Photo" : "Video"}, ${megabytes(c.file.size)}.`;
+    const same = this.hooks.sameName(avatarLabel(this.filename(c))) ? " An avatar of this name exists: uploading replaces it." : "";
+    const video = c.family === "video" ? " A video keeps the motion it was filmed with; only its neutral face is prepared." : "";
+    this.chosenBox.querySelector(".chosen-what")!.textContent = what + same + video;
+  }
+
+  private filename(c: Chosen): string {
+    return uploadFilename(this.nameInput.value, c.file.name);
   }
 
   private clear(): void {
@@ -148,13 +165,17 @@ export class UploadForm {
       say(this.result, "Recording your agreement to this file…");
       const sha256 = await sha256Hex(c.file);
       const { consent } = await portalJson<{ consent: { consent_id: string } }>("POST", "/auth/consent", { sha256, source_kind: c.family === "video" ? "video" : "photo" });
+      const filename = this.filename(c);
+      const tones = this.tones() ?? null;
       say(this.result, `Uploading ${c.file.name} (${megabytes(c.file.size)})…`);
-      const answer = await this.hooks.client.uploadAvatar({ file: c.file, filename: c.file.name, tones: this.tones(), consent_token: consent.consent_id });
+      const answer = await this.hooks.client.uploadAvatar({ file: c.file, filename, tones: tones ?? undefined, consent_token: consent.consent_id });
       const note = answer.note ? ` ${answer.note}` : "";
-      say(this.result, `${c.file.name} is uploaded as the avatar “${answer.avatar}”. ${answer.status === "ready" ? "It is ready." : "Follow its preparation under Your avatars."}${note}`, "ok");
+      const clips = c.family === "image" ? " The clips of the tones you ticked are made next, without another press; each shows its progress there." : "";
+      const state = answer.status === "ready" ? "It is ready." : "Its preparation shows under Your avatars, with the time it takes.";
+      say(this.result, `${c.file.name} is uploaded as the avatar “${avatarLabel(filename)}” (id ${answer.avatar}). ${state}${clips}${note}`, "ok");
       this.clear();
       this.attest.checked = false;
-      this.hooks.uploaded(answer, c.file.name);
+      this.hooks.uploaded(answer, filename, c.family === "image" ? tones : []);
     } catch (err) {
       this.hooks.handled(err);
       say(this.result, uploadRefusal(err), "error");

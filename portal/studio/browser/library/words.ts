@@ -1,9 +1,9 @@
-// The Avatars page in words: what a file is before it is sent, why an upload, a clip or a
+// The Avatars page in words: an avatar's name as a person reads it, what a file is before it is sent, why an upload, a clip or a
 // publication was refused, what an erasure did, and why the camera cannot be used. Pure functions
 // (no DOM), so the page's tests can read them; everything else falls back to the studio's explain().
 import { AvatarApiError } from "../../../../shared/client/index.ts";
 import type { EraseResult } from "../../../avatars/schema.ts";
-import { explain } from "../words.ts";
+import { explain, when } from "../words.ts";
 
 /** The box's `POST /api/avatar` body limit (box/avatars/own/upload-form.ts UPLOAD_LIMITS). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -167,4 +167,32 @@ export function snapshotName(at = new Date(), random = Math.random()): string {
   const p = (n: number) => String(n).padStart(2, "0");
   const stamp = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}-${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
   return `camera-${stamp}-${Math.floor(random * 0x10000).toString(16).padStart(4, "0")}.jpg`;
+}
+
+const MEDIA_ENDING = /\.(png|jpe?g|mp4|mov|webm|mkv)$/i;
+const SNAPSHOT = /^camera-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-[0-9a-f]{4}$/;
+
+/**
+ * An avatar's name as people read it. The box keeps the uploaded file's name (`Grey Beard.png`),
+ * so the studio shows it without the ending, with underscores (and the dashes of a name without
+ * spaces) as spaces and a capital first letter (`grey_beard.png` → `Grey beard`); a camera snapshot is "Camera photo, <when>". "" stays "".
+ */
+export function avatarLabel(filename: string): string {
+  const base = (filename.split(/[\\/]/).pop() ?? "").replace(MEDIA_ENDING, "");
+  const snap = SNAPSHOT.exec(base);
+  if (snap) {
+    const [, y, mo, d, h, mi, s] = snap.map(Number);
+    return `Camera photo, ${when(new Date(y, mo - 1, d, h, mi, s).getTime() / 1000)}`;
+  }
+  // A file-name style name (no spaces) reads its dashes as spaces too: `ada-lovelace` → `Ada lovelace`.
+  const spaced = /\s/.test(base.trim()) ? base : base.replace(/-+/g, " ");
+  const tidy = spaced.replace(/_+/g, " ").replace(/\s+/g, " ").trim();
+  return tidy ? tidy[0].toLocaleUpperCase() + tidy.slice(1) : "";
+}
+
+/** The file name the box is sent so the avatar gets `name` (its id comes from it): the name plus the file's own ending. */
+export function uploadFilename(name: string, original: string): string {
+  const ending = MEDIA_ENDING.exec(original)?.[0]?.toLowerCase() ?? "";
+  const clean = name.replace(/[\\/]/g, " ").replace(/\s+/g, " ").trim();
+  return clean ? `${clean}${ending}` : original;
 }
