@@ -107,8 +107,9 @@ export class VoiceSocket {
     }
   }
 
+  /** The voice asked for; the face on screen names its own when neither this nor the settings do. */
   private get pick() {
-    return { subject: this.conn.principal.subject, voice: this.voice, provider: this.voiceProvider };
+    return { subject: this.conn.principal.subject, voice: this.voice, provider: this.voiceProvider, avatar: this.live.avatar.avatarId };
   }
 
   refuse(error: string, code: number): void {
