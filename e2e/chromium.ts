@@ -1,5 +1,5 @@
 // Debian's Chromium for the e2e runs (never a downloaded browser), with the flags measured to work
-// on this machine (MEDIA-NOTES: Chromium under playwright-core). Specs that need more (a fake
+// on this machine (docs/architecture.md "Browsers in the tests"). Specs that need more (a fake
 // camera, a microphone fed from a file) pass `launchWith(...)` to `test.use()`.
 
 export const CHROMIUM = "/usr/bin/chromium";

@@ -1,5 +1,5 @@
 // The one place the portal reads process.env. Validated with TypeBox, passed inward as typed options.
-// Every variable is documented in portal/README-portal.md.
+// Every variable is documented in docs/configuration.md.
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { DEFAULT_IMAGE_MODEL } from "./portraits/openai-generator.ts";

@@ -58,9 +58,9 @@ async function createDriver(env: PortalEnv, publicUrl: () => string, voiceKeyMat
     boxEnv: {
       BOX_DATA_DIR: env.boxDataDir,
       BOX_KEY_TABLE_URL: keyTableUrlForBox(env.dbUrl),
-      // The box opens the voice keys people save here (README "Voice settings"); never the secret itself.
+      // The box opens the voice keys people save here (docs/api-notes.md "Voice settings"); never the secret itself.
       BOX_VOICE_KEY_MATERIAL: env.childEnv.BOX_VOICE_KEY_MATERIAL ?? voiceKeyMaterial,
-      // The box archives portraits and clips into the portal's store (README "Archived media").
+      // The box archives portraits and clips into the portal's store (docs/api-notes.md "Archived media").
       ...boxArchiveEnv(env.storage, env.dataDir, env.childEnv),
       // Same origin through the portal; the box still answers CORS for the portal's own origin.
       get BOX_ALLOWED_ORIGINS() {

@@ -1,7 +1,7 @@
 // Implements: Authentication: Plane A, point 2 (the key table shared with the portal).
 // The per-request lookup is the hot path of every authenticated route: on a local `file:` key
 // table under Bun it runs through one reused bun:sqlite prepared statement (~7 µs, see
-// MEDIA-NOTES "HTTP"); any other libSQL URL goes through @libsql/client. No cache: a revoked
+// docs/architecture.md "Key lookups on the hot path"); any other libSQL URL goes through @libsql/client. No cache: a revoked
 // or expired credential is refused on the very next request.
 import { createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";

@@ -1,4 +1,4 @@
-// Implements: the idle base of a video face (issue 10 item 3; ../shared/FACES.md §3): the frames
+// Implements: the idle base of a video face (issue 10 item 3; docs/architecture.md "A video face"): the frames
 // it was filmed with, looped ping-pong, each with its own anchors. The live session renders frame
 // i of its clock on loop frame `pingPong(i, count)`.
 import type { PreparedFace } from "../render/prepared-face.ts";

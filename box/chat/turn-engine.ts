@@ -1,4 +1,4 @@
-// Implements: the turn engine (DESIGN.md) — one place that runs a conversational turn for every
+// Implements: the turn engine (docs/architecture.md "The turn engine") — one place that runs a conversational turn for every
 // entry point: model call with streaming, clause cutting, tone, moderation, tools, speech into
 // the live session, interruption, and the transcript as said.
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";

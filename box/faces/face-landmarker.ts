@@ -1,4 +1,4 @@
-// Implements: face detection and landmarks for own faces (issue 10 item 2; ../shared/FACES.md §1).
+// Implements: face detection and landmarks for own faces (issue 10 item 2; docs/architecture.md "Face landmarks").
 // MediaPipe BlazeFace + FaceMesh (468 points) + Iris (478 with the irises), the graph models
 // shipped in @vladmandic/human's models/ folder, run by Human's node-wasm build on TensorFlow.js's
 // WASM backend: no native download, works under Node (vitest) and Bun (the box).

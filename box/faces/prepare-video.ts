@@ -1,4 +1,4 @@
-// Implements: video preparation (issue 10 item 3; ../shared/FACES.md §3): a video keeps the motion
+// Implements: video preparation (issue 10 item 3; docs/architecture.md "A video face"): a video keeps the motion
 // it was filmed with. Two passes over the footage with ffmpeg:
 //  1. a sparse look (5 frames a second, at most 250, 640 px; video-look.ts) that follows the face,
 //     picks the idle loop (closed lips, little motion; `chooseLoop`) and one crop for it (`loopCrop`);

@@ -1,5 +1,5 @@
-// Implements: the face track of an uploaded video (issue 10 item 3; ../shared/FACES.md §3 and
-// §2.3 "landmark jitter"): gaps filled, the mesh smoothed over time without dragging fast moves,
+// Implements: the face track of an uploaded video (issue 10 item 3; docs/architecture.md "A video face":
+// landmark jitter): gaps filled, the mesh smoothed over time without dragging fast moves,
 // the idle loop chosen (mouth closed, little motion, slow turnarounds), and one crop for the whole
 // loop so the background never swims. Pure functions over meshes; no I/O.
 import type { Point } from "../render/prepared-face.ts";

@@ -1,4 +1,4 @@
-// Implements: DESIGN.md "The media path": mouth shapes from the audio itself (energy and spectral
+// Implements: docs/architecture.md "Mouth shapes": mouth shapes from the audio itself (energy and spectral
 // shape per 40 ms frame), for voices that give no timings and for uploaded audio.
 // Loudness opens the jaw; where the energy sits in the spectrum says wide (high: /i/, /s/) or
 // round (low: /u/, /o/). Below the noise gate the mouth is closed.

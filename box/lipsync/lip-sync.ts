@@ -1,4 +1,4 @@
-// Implements: DESIGN.md "The media path": mouth shapes come from the TTS engine's phoneme
+// Implements: docs/architecture.md "Mouth shapes": mouth shapes come from the TTS engine's phoneme
 // timings when it gives them, else from the audio itself, so hosted voices and uploaded audio
 // lip-sync too.
 import type { MouthParams } from "../render/frame-params.ts";

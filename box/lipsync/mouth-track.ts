@@ -1,4 +1,4 @@
-// Implements: DESIGN.md "The media path": the mouth-shape track (one MouthParams per video frame)
+// Implements: docs/architecture.md "Mouth shapes": the mouth-shape track (one MouthParams per video frame)
 // from a voice engine's phoneme timings. Coarticulation after Cohen & Massaro: every segment
 // pulls the mouth toward its target with a dominance that starts before the sound
 // (anticipation) and fades after it; lips that must close (p b m) and pauses are then imposed

@@ -1,4 +1,4 @@
-// Implements: DESIGN.md "The media path", mouth shapes from the TTS engine's phoneme timings:
+// Implements: docs/architecture.md "Mouth shapes": from the TTS engine's phoneme timings:
 // IPA phoneme → viseme class → target mouth shape, with how strongly each class imposes itself
 // on its neighbours (a dominance in the sense of Cohen & Massaro's coarticulation model).
 import type { MouthParams } from "../render/frame-params.ts";

@@ -1,6 +1,6 @@
 // Implements: `client_context` of POST /connect — four per-session facts, each validated on its
 // own and dropped when invalid; kept on the live session only, never persisted.
-// Field names (our choice, see README): timezone, name, location, locale.
+// Field names (our choice, see docs/api-notes.md): timezone, name, location, locale.
 
 export interface ClientContext {
   /** IANA time zone, e.g. "Australia/Sydney". */

@@ -1,4 +1,4 @@
-// Implements: streaming synthesis into the live session (README "Streaming voices in the live session"): one clause
+// Implements: streaming synthesis into the live session (docs/api-notes.md "Streaming voices in the live session"): one clause
 // as a streaming voice engine sends it. Audio is resampled to 48 kHz as it arrives and the mouth
 // track is extended frame by frame, from the provider's timings (as phonemes) when they cover the
 // frame, else from the audio itself. A frame is handed out only once both its audio and its mouth

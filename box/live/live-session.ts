@@ -1,4 +1,4 @@
-// Implements: the live session of a box (media path in DESIGN.md): one peer, one frame clock,
+// Implements: the live session of a box (docs/architecture.md "The media path of one live session"): one peer, one frame clock,
 // one utterance queue. Frames are rendered a few ahead of the clock (the renderer is async);
 // audio of frame i and the mouth of frame i come from the same speech timeline. A video face plays
 // its own footage (frame i on loop frame pingPong(i), per tone its take's loop when it has one)

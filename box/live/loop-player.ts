@@ -1,8 +1,8 @@
-// Implements: how a live session plays a video face (issue 10 item 3; ../shared/FACES.md §3):
+// Implements: how a live session plays a video face (issue 10 item 3; docs/architecture.md "A video face"):
 // the face's loops are held in memory while it is on screen, session frame i shows loop frame
 // pingPong(i), the loop is the one of the tone speaking (its `take__<tone>`, else the base
-// video), and a change of loop fades over FADE_FRAMES frames instead of cutting (§2.3: "jarring
-// switch ... crossfade if switching sources").
+// video), and a change of loop fades over FADE_FRAMES frames instead of cutting (a hard switch
+// between two sources is seen as a jump).
 import { pingPong, sourceForTone, type FrameSource, type FrameSources } from "../avatars/frame-source.ts";
 import type { PreparedFace } from "../render/prepared-face.ts";
 

@@ -1,4 +1,4 @@
-// Implements: warm connections at /connect (README "Warm connections"): the moment a person opens
+// Implements: warm connections at /connect (docs/api-notes.md "Warm connections"): the moment a person opens
 // a live session, the box opens connections to the model and the voice that person's turns will
 // use, so the first turn does not pay connection set-up. Never fails the connect.
 import type { ModelRouter } from "../chat/model-router.ts";

@@ -1,4 +1,4 @@
-// Implements: outbound failures carry `status` and `retryable` (CONVENTIONS 4); retry and
+// Implements: outbound failures carry `status` and `retryable` (docs/architecture.md "Conventions in the code"); retry and
 // fallback read only those two fields, so every provider failure is mapped here.
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 

@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": one timeline for audio and video.
+// Implements: docs/architecture.md "The media path of one live session": one timeline for audio and video.
 // Pure core: no timers. Video frame i and audio sample n = i * samplesPerFrame share one instant.
 
 export type AvClockOptions = {

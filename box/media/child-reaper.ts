@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": encoder children die with the box.
+// Implements: docs/architecture.md "The media path of one live session": encoder children die with the box.
 // Three layers: close() kills; exit/SIGTERM/SIGINT/SIGHUP handlers kill; and when the box is
 // SIGKILLed, the kernel kills each child at once (parent-death.ts; stdin EOF where setpriv is absent).
 import type { ChildProcess } from "node:child_process";

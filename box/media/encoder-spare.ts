@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": a warm video encoder for the next
+// Implements: docs/architecture.md "The media path of one live session": a warm video encoder for the next
 // /connect. Starting ffmpeg and libvpx and encoding the warm-up frame takes 250-340 ms of a 2-core
 // machine, longer than ICE and DTLS on a near network; so one encoder is kept started and idle
 // (blocked on its stdin: no CPU) and handed to the next session, and a new spare starts once that

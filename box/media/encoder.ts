@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": the video encoder (ffmpeg: VP8 -> RTP
+// Implements: docs/architecture.md "The media path of one live session": the video encoder (ffmpeg: VP8 -> RTP
 // on loopback; Opus is encoded in the box, see opus-rtp.ts). Raw I420 on stdin, RTP to a loopback
 // UDP port we own. A crashed ffmpeg is restarted (its first frame is a keyframe); the RTP timeline
 // continues. Each process is handed one warm-up frame at spawn (its output is dropped), so ffmpeg

@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": frame clock -> encoders -> peer.
+// Implements: docs/architecture.md "The media path of one live session": frame clock -> encoders -> peer.
 // Paces one frame source onto the peer in real time: video frame i and its 40 ms of audio leave
 // together, with absolute due times so timer lateness never accumulates.
 import type { MediaStreamTrack } from "werift";

@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": the audio encoder (Opus -> RTP).
+// Implements: docs/architecture.md "The media path of one live session": the audio encoder (Opus -> RTP).
 // Opus is encoded in the box process (libopus compiled to WebAssembly, npm `opusscript`), one
 // packet per 20 ms chunk, sent in the same wake-up that hands the chunk over. Measured against the
 // ffmpeg child it replaces: ffmpeg's PCM demuxer reads 1024-sample blocks, so every 16th packet of

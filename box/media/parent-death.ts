@@ -1,4 +1,4 @@
-// Implements: README "all children die with the box", also on SIGKILL when no handler runs.
+// Implements: docs/architecture.md "all children die with the box", also on SIGKILL when no handler runs.
 // util-linux `setpriv --pdeathsig KILL` sets PR_SET_PDEATHSIG and then execs the command in
 // place (same pid), so the kernel kills the child the moment the box's spawning thread dies;
 // waiting for the child to notice stdin EOF left a busy ffmpeg running for seconds.

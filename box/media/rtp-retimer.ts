@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": RTP leaves on the session's own timeline.
+// Implements: docs/architecture.md "The media path of one live session": RTP leaves on the session's own timeline.
 // Pure core. ffmpeg numbers its packets from a random base per process; we rewrite sequence
 // numbers and timestamps so that the timestamp is the source index (frame or audio chunk) times
 // its duration, continuous across encoder restarts and honest about dropped inputs. Warm-up units

@@ -1,4 +1,4 @@
-// Implements: DESIGN "The media path of one live session": audio and video carry one timeline.
+// Implements: docs/architecture.md "The media path of one live session": audio and video carry one timeline.
 // werift 0.25.2 writes the NTP fraction of its RTCP sender reports as the decimal digits of the
 // seconds (".441836" -> fraction 441836, i.e. ~0.1 ms), so each report is off by up to 1 s and a
 // receiver cannot lip-sync. Its ESM bundle keeps ntpTime private; its CommonJS build reads

@@ -1,4 +1,4 @@
-// Implements: warm connections to the providers (README "Warm connections"): a live session's
+// Implements: warm connections to the providers (docs/api-notes.md "Warm connections"): a live session's
 // first turn should not pay TCP and TLS set-up to its model and voice. One HEAD request without
 // credentials opens a connection that fetch keeps alive for the requests that follow; what it
 // answers (often 401 or 404) does not matter, and a failure is silent (the turn reports its own).

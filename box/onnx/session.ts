@@ -1,6 +1,6 @@
-// Implements: CONVENTIONS 6 — every ONNX model sets its threads and execution providers
+// Implements: docs/architecture.md "Conventions in the code" — every ONNX model sets its threads and execution providers
 // explicitly: CUDA when onnxruntime-node has its provider library, else CPU; one intra-op
-// thread with spinning off (the efficient setting for real-time media, see MEDIA-NOTES).
+// thread with spinning off (the efficient setting for real-time media, see docs/architecture.md "ONNX sessions").
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

@@ -1,4 +1,4 @@
-// Implements: the renderer of the media path (DESIGN.md "The media path"): one ONNX model,
+// Implements: the renderer of the media path (docs/architecture.md "The media path of one live session"): one ONNX model,
 // run by onnxruntime-node on CUDA when present, else CPU, turning a prepared face and one
 // frame's parameters into an I420 frame. The I/O contract is in box/render/README.md.
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Implements: the renderer's per-frame input (media path in DESIGN.md).
+// Implements: the renderer's per-frame input (docs/architecture.md "The media path of one live session").
 // One set of numbers per video frame (25 fps). Produced by lip-sync (mouth) and the
 // idle animator (blink, head, breathing); consumed by the face-warp renderer.
 

@@ -1,4 +1,4 @@
-// Implements: the renderer's face input (media path in DESIGN.md): an I420 still of the face at
+// Implements: the renderer's face input (docs/architecture.md "The media path of one live session"): an I420 still of the face at
 // the output size plus the landmark anchors the face-warp model needs (box/render/README.md).
 import { rgbaToI420 } from "./i420.ts";
 import { sampleMouthPalette, type MouthPalette } from "./mouth-palette.ts";

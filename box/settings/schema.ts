@@ -45,7 +45,7 @@ export const VOICE_SLOT_FIELDS: readonly VoiceSlotName[] = VOICE_PROVIDERS.map((
 /** The record's voice slots: one `string | null` per provider. */
 export type VoiceSlots = { [F in VoiceSlotName]: string | null };
 
-/** Limits this deployment chose where the spec names none (documented in the README). */
+/** Limits this deployment chose where the spec names none (documented in docs/api-notes.md). */
 export const SETTINGS_LIMITS = {
   maxDepth: 32,
   maxTokensMin: 1,

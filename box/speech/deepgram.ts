@@ -3,7 +3,7 @@
 // `Authorization: Token`, binary linear16 in, `Results`/`UtteranceEnd`/`Metadata` out,
 // `KeepAlive` and `CloseStream` control messages). A refused key is 503 (socket code 4005).
 // The same client serves self-hosted recognisers that speak this protocol (WhisperLiveKit's
-// `/v1/listen`, ../shared/PROVIDERS.md §4): no key (no Authorization header) or a Bearer key.
+// `/v1/listen`, docs/providers.md 4): no key (no Authorization header) or a Bearer key.
 import WebSocket, { type RawData } from "ws";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 import { ASR_SAMPLE_RATE, AsrStreamBase, asrUnavailable, joinText, type AsrEngine, type AsrStartOptions, type AsrStream } from "./asr.ts";

@@ -1,4 +1,4 @@
-// Implements: the binding of "Speech recognition offline" (MEDIA-NOTES): Debian's pocketsphinx
+// Implements: the binding of docs/architecture.md "Speech recognition offline": Debian's pocketsphinx
 // 5prealpha (libpocketsphinx.so.3 + libsphinxbase.so.3) through koffi. Long calls (ps_init,
 // ps_process_raw, ps_end_utt, ps_get_hyp) run on koffi's worker threads so the event loop keeps its frames.
 import koffi from "koffi";

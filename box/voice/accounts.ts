@@ -2,7 +2,7 @@
 // studio (voice + provider), else the engine the person chose on the portal (read with their saved
 // key from the shared database), else the box's own engine (BOX_TTS). Which voice of that engine:
 // the call's own `voice`, else the caller's settings slot for the engine, else the voice that fits
-// the face on screen (face-voice.ts), else the engine's default (README "A voice that fits the face"). When the person's key
+// the face on screen (face-voice.ts), else the engine's default (docs/api-notes.md "A voice that fits the face"). When the person's key
 // cannot be used (rejected, quota, unreachable), speech falls back to the box's engine and the
 // notice says so; it is non-empty exactly while replies are billed to the box's engine instead of
 // the account the person chose, and clears when their key works again (re-tried at most every

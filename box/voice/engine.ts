@@ -1,4 +1,4 @@
-// Implements: the voice engine seam of the media path (DESIGN.md "The media path", "Embedded
+// Implements: the voice engine seam of the media path (docs/architecture.md "Voice engines", "Embedded
 // defaults": voice) and the voice row of "Voice catalogue (`GET /api/voices`)".
 // Engines: espeak (embedded), chatterbox (self-hosted server), elevenlabs and cartesia (hosted).
 import { UpstreamError } from "../../shared/errors/api-error.ts";

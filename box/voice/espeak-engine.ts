@@ -1,5 +1,5 @@
-// Implements: the embedded voice default (DESIGN.md "Embedded defaults": espeak-ng, offline, many
-// languages) with phoneme timings for lip-sync (MEDIA-NOTES "Text to speech with timings"), and
+// Implements: the embedded voice default (docs/architecture.md "Embedded defaults": espeak-ng, offline, many
+// languages) with phoneme timings for lip-sync (docs/architecture.md "Text to speech with timings"), and
 // the voice rule of "Language of a call" for this engine's catalogue.
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 import type { SynthesizeOptions, Utterance, VoiceEngine } from "./engine.ts";

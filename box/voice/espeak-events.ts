@@ -1,4 +1,4 @@
-// Implements: "Text to speech with timings" (MEDIA-NOTES): turns espeak-ng's synthesis
+// Implements: docs/architecture.md "Text to speech with timings": turns espeak-ng's synthesis
 // callbacks (PCM chunks + events with `audio_position` ms) into an Utterance. Shared by the
 // native (koffi) and WASM backends, which report the same events.
 import type { PhonemeTiming, Utterance, WordTiming } from "./engine.ts";

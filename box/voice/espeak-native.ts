@@ -1,4 +1,4 @@
-// Implements: "Text to speech with timings" (MEDIA-NOTES): Debian's libespeak-ng.so.1 through
+// Implements: docs/architecture.md "Text to speech with timings": Debian's libespeak-ng.so.1 through
 // koffi, synchronous output mode, phoneme events in IPA (~10 ms per sentence).
 // espeak-ng keeps one global state per process, so one backend per library file is shared.
 import koffi, { type LibraryHandle, type TypeObject } from "koffi";

@@ -1,4 +1,4 @@
-// Implements: synthesis off the media thread (README "Speech off the media clock"): espeak-ng runs
+// Implements: synthesis off the media thread (docs/api-notes.md "Speech off the media clock"): espeak-ng runs
 // synchronously (a clause blocks for ~5-10 ms), so on the box it runs in a worker thread with its
 // own copy of the engine, and the thread pacing frames and packets only waits for a message.
 // Bun only (Node cannot start a TypeScript worker): elsewhere synthesis stays on the caller's thread.

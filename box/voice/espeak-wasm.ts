@@ -1,4 +1,4 @@
-// Implements: the fallback of "Text to speech with timings" (MEDIA-NOTES): the npm WASM build
+// Implements: the fallback of docs/architecture.md "Text to speech with timings": the npm WASM build
 // `@echogarden/espeak-ng-emscripten` (~50-120 ms to load, ~150 ms per sentence; same events).
 import type { EspeakBackend, EspeakChunkSink, EspeakRawVoice } from "./espeak-backend.ts";
 import type { EspeakEventKind, EspeakRawEvent } from "./espeak-events.ts";

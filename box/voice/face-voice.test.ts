@@ -1,4 +1,4 @@
-// Which voice speaks when (README "A voice that fits the face"): the call's own voice, then the
+// Which voice speaks when (docs/api-notes.md "A voice that fits the face"): the call's own voice, then the
 // caller's settings slot, then the face's own voice, then the engine's default; and a stock face's
 // own voice reaching POST /api/talk (through the real Speaker) when nothing else is chosen.
 import { describe, expect, test } from "vitest";

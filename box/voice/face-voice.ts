@@ -1,4 +1,4 @@
-// Implements: a face's default voice on any engine (README "A voice that fits the face"). A face
+// Implements: a face's default voice on any engine (docs/api-notes.md "A voice that fits the face"). A face
 // says what fits it (gender, language, and the embedded engine's row by id); on another engine
 // the first voice of its catalogue with that gender and language is taken; none: the engine's own
 // default (a voice of the wrong language would be worse than the wrong gender).

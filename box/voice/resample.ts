@@ -1,4 +1,4 @@
-// Implements: the audio leg of the media path (DESIGN.md): voice engines give 22050 Hz (espeak) or
+// Implements: the audio leg of the media path (docs/architecture.md "Voice engines"): voice engines give 22050 Hz (espeak) or
 // other rates; the encoder takes 48 kHz (Opus) and speech recognition 16 kHz, s16 mono.
 // Band-limited polyphase resampling: a Kaiser-windowed sinc, one filter per output phase.
 

@@ -1,5 +1,5 @@
 // How the portal's Deno entry is started: one place for the tests (portal/testing/portal-process.ts),
-// the benchmark (scripts/bench/portal-deno.ts) and the README. Deno comes from the npm package
+// the benchmark (scripts/bench/portal-deno.ts) and docs/deploying.md. Deno comes from the npm package
 // `deno` (its binary is in @deno/linux-x64-glibc, installed by `npm ci`); nothing is downloaded at
 // run time:
 //   --node-modules-dir=manual  resolve hono, @libsql/client, drizzle-orm, ... from the project's

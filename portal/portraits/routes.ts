@@ -1,5 +1,5 @@
 // Implements: Endpoints `/auth/portraits*` (thin: parse, call, answer), and the owner's list
-// `GET /auth/portraits` (this project's addition, README "Portal: Portraits"). The id pattern takes
+// `GET /auth/portraits` (this project's addition, docs/api-notes.md "Portal: Portraits"). The id pattern takes
 // slashes too, so `a/b`, `%2F`, dots and unicode reach the service and get its 404
 // `portrait_not_found` rather than a bare route miss.
 import { Hono, type Context } from "hono";

@@ -1,4 +1,4 @@
-// Implements: Consent records (Portrait record: the fields are this project's choice, README
+// Implements: Consent records (Portrait record: the fields are this project's choice, docs/api-notes.md
 // "Portal: Portraits"), and the request bodies of `/auth/portraits*`.
 import { Type, type Static } from "@sinclair/typebox";
 import { PORTRAIT_ID } from "../../shared/asset-layout/asset-keys.ts";

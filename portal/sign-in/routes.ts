@@ -1,5 +1,5 @@
 // Implements: Endpoints: sign-in routes (`/auth/request-link`, `/auth/callback`,
-// `/auth/session/exchange`, `/auth/logout`). Bodies are documented in README-portal.md.
+// `/auth/session/exchange`, `/auth/logout`). Bodies are documented in docs/api-notes.md ("Portal: Sign-in routes").
 import { Value } from "@sinclair/typebox/value";
 import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";

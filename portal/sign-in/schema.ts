@@ -1,4 +1,4 @@
-// Implements: Endpoints: sign-in routes (request bodies; the spec leaves them to us, see README-portal.md).
+// Implements: Endpoints: sign-in routes (request bodies; the spec leaves them to us, see docs/api-notes.md).
 import { Type, type Static } from "@sinclair/typebox";
 
 /**

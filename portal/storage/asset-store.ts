@@ -43,7 +43,7 @@ export function isServed(store: AssetStore): store is ServedAssetStore {
   return typeof (store as Partial<ServedAssetStore>).open === "function";
 }
 
-/** A store failure, as the outbound failure callers retry on (CONVENTIONS 4). */
+/** A store failure, as the outbound failure callers retry on (docs/architecture.md "Conventions in the code"). */
 export class AssetStoreError extends Error {
   readonly status = 502;
   constructor(

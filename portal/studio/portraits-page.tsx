@@ -6,7 +6,7 @@
 import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 
-/** The longest description the portal takes (README "Portal: Portraits"). */
+/** The longest description the portal takes (docs/api-notes.md "Portal: Portraits"). */
 export const DESCRIPTION_MAX = 1000;
 
 /** Descriptions in the words the embedded drawing reads (shared/face-drawing/describe-words.ts). */

@@ -1,5 +1,5 @@
 // Implements: Voice settings: "checked with the provider before saving". One cheap authenticated
-// call per provider, as ../shared/PROVIDERS.md describes it:
+// call per provider, as docs/providers.md describes it:
 //   ElevenLabs 1.6: GET {base}/v1/user with `xi-api-key`; 401 `missing_permissions` is a valid key
 //                   that lacks `user_read` (scoped keys), not a bad one.
 //   Cartesia 2.7:   GET {base}/voices?limit=1 with `X-API-Key` and `Cartesia-Version`; 200 valid, 401 bad.
@@ -64,7 +64,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** `detail.status`, falling back to `detail.code` (PROVIDERS.md 1.7); `detail` may be a string or list. */
+/** `detail.status`, falling back to `detail.code` (docs/providers.md 1.7); `detail` may be a string or list. */
 function elevenLabsCode(body: unknown): string | null {
   const detail = (body as { detail?: unknown } | null)?.detail;
   if (typeof detail !== "object" || detail === null || Array.isArray(detail)) return null;

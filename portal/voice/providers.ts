@@ -1,5 +1,5 @@
 // Implements: Voice settings: the engine catalogue (the built-in engine and the two hosted
-// providers) and where each provider's key check goes by default (../shared/PROVIDERS.md 1, 2).
+// providers) and where each provider's key check goes by default (docs/providers.md 1, 2).
 import { BUILT_IN_ENGINE, type HostedProvider } from "./schema.ts";
 
 export const DEFAULT_ELEVENLABS_BASE_URL = "https://api.elevenlabs.io";

@@ -1,6 +1,6 @@
 // Implements: Consent records (upload attestation), Avatar library record (what a box last
 // observed), Avatar erasure `status` (the `prepared_avatar` order a box drains at its next boot).
-// Tables of the shared database (DESIGN: "The shared database"). Writers, per column:
+// Tables of the shared database (docs/architecture.md "The shared database"). Writers, per column:
 //   upload_attestations   portal writes (POST /auth/consent); box only reads.
 //   avatar_observations   box writes every column but `visibility`; the portal writes `visibility`
 //                         and deletes the row on erasure. The box's upsert never touches

@@ -1,4 +1,4 @@
-// Implements: own faces (DESIGN "Own faces"; spec "Box: avatars and clips", "Loaded avatars",
+// Implements: own faces (docs/architecture.md "Own faces"; spec "Box: avatars and clips", "Loaded avatars",
 // fact 8): the uploaded avatars of every credential subject, their preparation in a bounded
 // queue, delete, and the observations the portal's library reads. One owner's avatar is
 // invisible to every other caller: each query takes the caller's subject.

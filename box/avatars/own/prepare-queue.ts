@@ -1,4 +1,4 @@
-// Implements: DESIGN "Own faces": preparation runs in a bounded build queue off the request (and
+// Implements: docs/architecture.md "Own faces": preparation runs in a bounded build queue off the request (and
 // off the media path): one job at a time, a bounded number waiting, each job keyed by its avatar.
 
 export class QueueFull extends Error {}

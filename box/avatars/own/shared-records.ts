@@ -235,7 +235,7 @@ export async function openSharedRecords(keyTableUrl: string | null, local: Clien
   return new SharedRecords(client, true, true, opts);
 }
 
-/** A store failure as the outbound failure callers retry on (CONVENTIONS 4). */
+/** A store failure as the outbound failure callers retry on (docs/architecture.md "Conventions in the code"). */
 async function guard<T>(what: string, op: () => Promise<T>): Promise<T> {
   try {
     return await op();

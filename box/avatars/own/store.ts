@@ -1,4 +1,4 @@
-// Implements: the own-avatar store on the box volume (README "Own avatars: on the volume"):
+// Implements: the own-avatar store on the box volume (docs/api-notes.md "Own avatars: on the volume"):
 //   <BOX_DATA_DIR>/avatars/<owner-dir>/<avatar_id>/
 //     source.<png|jpg|mp4|mov|webm>   the uploaded bytes, as sent
 //     source.sha256                   their SHA-256 (sha256sum format)

@@ -1,4 +1,4 @@
-// Implements: the stock faces' own voices (README "A voice that fits the face"): each bundled face
+// Implements: the stock faces' own voices (docs/api-notes.md "A voice that fits the face"): each bundled face
 // says which voice fits it (gender and language), and names the espeak row that does, so a call
 // with no voice chosen anywhere speaks with a voice that matches the face on the screen.
 import type { FaceVoice } from "../../voice/face-voice.ts";

@@ -1,4 +1,4 @@
-// Implements: the built-in renderer model (DESIGN.md "The media path"): a parametric face
+// Implements: the built-in renderer model (docs/architecture.md "The media path of one live session"): a parametric face
 // warp generated from code, no weights. Separable displacement terms are combined into the
 // sampling grid by one MatMul per plane, then one GridSample warps luma and one warps chroma
 // (I420 in, I420 out), and the mouth interior is painted on a crop around the mouth.

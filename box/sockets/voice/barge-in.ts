@@ -7,7 +7,7 @@
 // below it joins it to the socket through a small host.
 import { WINDOW_MS } from "../../speech/vad-segmenter.ts";
 
-/** The thresholds (README: "Barge-in"). */
+/** The thresholds (docs/api-notes.md "Barge-in"). */
 export const BARGE_RULES = {
   /** One VAD window: 512 samples of 16 kHz audio. */
   windowMs: WINDOW_MS,

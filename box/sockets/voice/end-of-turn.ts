@@ -1,4 +1,4 @@
-// Implements: the voice socket's end of turn in audio time (issue 14 item 2; README "Voice socket
+// Implements: the voice socket's end of turn in audio time (issue 14 item 2; docs/api-notes.md "Voice socket
 // `/api/voice/ws`", end of turn). Where the voice ended (the VAD's end moved back to where the
 // energy fell), breath and voice coming back after it, and the deadline the words asked for, all
 // counted in audio received, so the decision is the same on a loaded box. The words themselves

@@ -1,6 +1,6 @@
 // Implements: end-of-turn from VAD silence plus the words (the `endpoint` frames), what counts
 // as a real turn (coughs and lone murmurs do not), and the skip_turn hold lengths.
-// The rules (README "End of turn"): all waits are whole silences from the end of the voice (its
+// The rules (docs/api-notes.md "End of turn"): all waits are whole silences from the end of the voice (its
 // acoustic end: the VAD's end moved back to where the energy fell, voice-energy.ts), in audio time
 // (samples received), so the same audio always ends a turn at the same place.
 

@@ -1,4 +1,4 @@
-// Implements: the acoustic end of voice for the end-of-turn waits (issue 14 item 2; README "Voice
+// Implements: the acoustic end of voice for the end-of-turn waits (issue 14 item 2; docs/api-notes.md "Voice
 // socket", end of turn). Silero's probability decays for ~30-100 ms after the last voiced sample
 // before it drops under the VAD's end threshold, so the VAD's `speech_end.atMs` lies late. A short
 // ring of per-10 ms RMS energies of the microphone audio (audio time, the same clock as the VAD)
@@ -9,7 +9,7 @@
 export const HOP_MS = 10;
 const HOP_SAMPLES = 160;
 
-/** The thresholds (README "Voice socket", end of turn). */
+/** The thresholds (docs/api-notes.md "Voice socket", end of turn). */
 export const ENERGY_END = {
   /** A hop is voice at or above the utterance's recent peak minus this (weak fricatives lie ~20-28 dB under the vowels) ... */
   belowPeakDb: 35,

@@ -1,5 +1,5 @@
-// Implements: the hosted Cartesia voice engine (DESIGN.md "The media path": voice; service spec
-// "Voice catalogue"): streamed speech with word timings over `POST /tts/sse` (shared/PROVIDERS.md
+// Implements: the hosted Cartesia voice engine (docs/architecture.md "Voice engines"; service spec
+// "Voice catalogue"): streamed speech with word timings over `POST /tts/sse` (docs/providers.md
 // 2.4), the account's voices (2.6) and the key check (2.7). Lip-sync comes from the audio, so
 // `phonemes` stay empty; the box resamples the raw PCM to 48 kHz itself.
 import type {

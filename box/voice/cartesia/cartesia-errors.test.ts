@@ -48,7 +48,7 @@ async function withMode(mode: FakeCartesiaMode, e = engine()) {
   return speechFailure(e);
 }
 
-describe("HTTP refusals (PROVIDERS.md 2.8)", () => {
+describe("HTTP refusals (docs/providers.md 2.8)", () => {
   it("a wrong key is key_problem 401, not retryable, with Cartesia's words and never the key", async () => {
     const { err } = await speechFailure(engine({ apiKey: "sk_car_wrong" }));
     expect(err).toMatchObject({ status: 401, retryable: false, failure: "key_problem" });

@@ -1,4 +1,4 @@
-// Implements: Cartesia's failures as VoiceProviderError (shared/PROVIDERS.md 2.8; CONVENTIONS 4):
+// Implements: Cartesia's failures as VoiceProviderError (docs/providers.md 2.8; docs/architecture.md "Conventions in the code"):
 // every refusal, broken answer, timeout and lost connection is mapped here, once, to a catalogue
 // state, the provider's status and `retryable`. Messages are one sentence naming Cartesia and
 // never carry the API key.

@@ -1,4 +1,4 @@
-// Implements: one Cartesia request with the version and auth headers (shared/PROVIDERS.md 2.1), a
+// Implements: one Cartesia request with the version and auth headers (docs/providers.md 2.1), a
 // deadline for the first byte that every later read re-arms (a stalled stream times out too), and
 // the caller's abort. Failures before the body leave here already mapped (cartesia-errors.ts).
 import { badKey, garbage, httpFailure, missingKey, timedOut, unreachable, type CartesiaAsk } from "./cartesia-errors.ts";

@@ -1,4 +1,4 @@
-// Implements: streamed Cartesia speech over `POST /tts/sse` (shared/PROVIDERS.md 2.4): audio chunks
+// Implements: streamed Cartesia speech over `POST /tts/sse` (docs/providers.md 2.4): audio chunks
 // yielded as they arrive, word timestamps yielded as they arrive (a chunk with no samples), and
 // every way the stream can break mapped to one VoiceProviderError.
 import { SseParser } from "../../llm/sse.ts";

@@ -1,5 +1,5 @@
 // Implements: the Cartesia rows of "Voice catalogue (`GET /api/voices`)" from `GET /voices`
-// (shared/PROVIDERS.md 2.6: cursor pages `{data, has_more}`, next page `starting_after=<last id>`)
+// (docs/providers.md 2.6: cursor pages `{data, has_more}`, next page `starting_after=<last id>`)
 // and the key check `GET /voices?limit=1` (2.7). Every voice speaks every language of the model (2.9).
 import type { VoiceRow } from "../engine.ts";
 import { garbage, type CartesiaAsk } from "./cartesia-errors.ts";

@@ -1,4 +1,4 @@
-// Implements: Cartesia's wire facts the engine relies on (shared/PROVIDERS.md 2.1 version and
+// Implements: Cartesia's wire facts the engine relies on (docs/providers.md 2.1 version and
 // auth headers, 2.2 request body, 2.4 SSE events, 2.6 voice objects, 2.9 languages per model).
 // Pure: no I/O here, so the fake and the engine agree on one description of the protocol.
 

@@ -1,6 +1,6 @@
-// Implements: the self-hosted voice engine (DESIGN.md "The media path": voice; spec "Voice
+// Implements: the self-hosted voice engine (docs/architecture.md "Voice engines"; spec "Voice
 // catalogue", `POST /api/voice/upload`, `POST /api/voice/prepare`) over devnen/Chatterbox-TTS-Server's
-// `/tts` protocol (PROVIDERS.md §3.1, decided in §3.3). No timings: the box lip-syncs from the audio.
+// `/tts` protocol (docs/providers.md §3.1, decided in §3.3). No timings: the box lip-syncs from the audio.
 import { randomBytes } from "node:crypto";
 import {
   VoiceProviderError,
@@ -212,7 +212,7 @@ export class ChatterboxEngine implements VoiceEngine {
     if (samples === 0) throw garbage(what, "the WAVE file holds no audio");
   }
 
-  /** `/tts` body as PROVIDERS.md §3.1 documents it; unset knobs fall back to the server's config. */
+  /** `/tts` body as docs/providers.md §3.1 documents it; unset knobs fall back to the server's config. */
   private ttsBody(text: string, voice: ReturnType<typeof parseVoiceId>, options: ChatterboxSynthesizeOptions, stream: boolean): Record<string, unknown> {
     const o = this.options;
     const body: Record<string, unknown> = { text, voice_mode: voice.mode };

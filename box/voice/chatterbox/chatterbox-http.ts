@@ -1,6 +1,6 @@
 // The HTTP side of the chatterbox engine: one request with the engine's timeout (first byte, then
 // between body chunks), the caller's abort, and every failure mapped once to a VoiceProviderError
-// (PROVIDERS.md §3.1: FastAPI `{"detail": ...}` errors, 404 unknown voice, 503 model not loaded).
+// (docs/providers.md §3.1: FastAPI `{"detail": ...}` errors, 404 unknown voice, 503 model not loaded).
 import { VoiceProviderError } from "../engine.ts";
 
 export interface ChatterboxHttpOptions {

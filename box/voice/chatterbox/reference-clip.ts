@@ -2,7 +2,7 @@
 // Chatterbox (spec: "clip transcoded to mono and length-checked, too short is refused with a
 // readable message"). ffprobe reads the length from the header first, so a two-hour file is
 // refused without decoding it; ffmpeg (arguments, never a shell; one thread; a time limit) then
-// makes mono 24 kHz s16 WAV, the model's own rate (PROVIDERS.md §3: S3GEN_SR = 24 000).
+// makes mono 24 kHz s16 WAV, the model's own rate (docs/providers.md §3: S3GEN_SR = 24 000).
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Implements: the voice ids of the chatterbox engine (PROVIDERS.md §3.1: voices are file names in
+// Implements: the voice ids of the chatterbox engine (docs/providers.md §3.1: voices are file names in
 // the server's `voices/` or `reference_audio/` folder). A predefined voice's id is its file name
 // ("Emily.wav"); a cloned voice's id is `clone:` + its reference file name, so `/tts` knows the
 // voice_mode without asking the server. Ids are checked before any request: the server joins

@@ -1,6 +1,6 @@
 // An incremental RIFF/WAVE reader (pure core, no I/O): bytes go in as they arrive, s16 mono PCM
 // comes out. Chatterbox's streamed `/tts` sends one header whose RIFF and data sizes are unknown
-// or oversized, then PCM blocks (PROVIDERS.md §3.1), so sizes are trusted only when asked and
+// or oversized, then PCM blocks (docs/providers.md §3.1), so sizes are trusted only when asked and
 // plausible. 16-bit PCM and 32-bit float, any channel count (averaged to mono).
 
 export class NotWavError extends Error {

@@ -1,5 +1,5 @@
-// Implements: the ElevenLabs hosted voice engine (DESIGN.md "The media path"; service-spec "Voice
-// catalogue"): speech streamed over HTTP with character timestamps (PROVIDERS.md 1.2), the
+// Implements: the ElevenLabs hosted voice engine (docs/architecture.md "Voice engines"; service-spec "Voice
+// catalogue"): speech streamed over HTTP with character timestamps (docs/providers.md 1.2), the
 // voice list (1.5), the key check (1.6) and the failure mapping (1.7).
 import type { ProviderClientOptions, SynthesizeOptions, Utterance, UtteranceChunk, VoiceEngine, VoiceEngineInfo, WordTiming } from "../engine.ts";
 import { badVoiceId, brokenAnswer, ElevenLabsError, noKey, VOICE_ID } from "./elevenlabs-errors.ts";
@@ -189,7 +189,7 @@ export class ElevenLabsEngine implements VoiceEngine {
 
   /**
    * The free `GET /v1/user`. A key without the `user_read` scope answers 401 missing_permissions
-   * yet is valid (PROVIDERS.md 1.6): that resolves `{restricted: true}`. Anything else throws.
+   * yet is valid (docs/providers.md 1.6): that resolves `{restricted: true}`. Anything else throws.
    */
   async checkKey(): Promise<{ restricted: boolean }> {
     const apiKey = this.key();

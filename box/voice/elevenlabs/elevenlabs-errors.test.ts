@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { httpFailure } from "./elevenlabs-errors.ts";
 
-describe("httpFailure (bodies PROVIDERS.md 1.7 lists)", () => {
+describe("httpFailure (bodies docs/providers.md 1.7 lists)", () => {
   it("400 voice_not_found is an unknown voice too, reported as 404", () => {
     const body = JSON.stringify({ detail: { status: "voice_not_found", message: "A voice with voice_id 'abc' was not found." } });
     expect(httpFailure("speech", 400, body, "k", "abc")).toMatchObject({ status: 404, failure: "refused", retryable: false, code: "voice_not_found" });

@@ -1,5 +1,5 @@
-// Implements: the ElevenLabs failures of the voice engine seam (CONVENTIONS 4), mapped once from
-// the provider's statuses and `detail.status` codes (PROVIDERS.md 1.6, 1.7) to VoiceProviderError.
+// Implements: the ElevenLabs failures of the voice engine seam (docs/architecture.md "Conventions in the code"), mapped once from
+// the provider's statuses and `detail.status` codes (docs/providers.md 1.6, 1.7) to VoiceProviderError.
 import { VoiceProviderError, type VoiceFailure } from "../engine.ts";
 
 /** A VoiceProviderError that also keeps ElevenLabs' own `detail.status` ("" when none). */

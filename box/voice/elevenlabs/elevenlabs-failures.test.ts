@@ -34,7 +34,7 @@ async function failureOf(engine: ElevenLabsEngine, voice = GEORGE): Promise<{ er
   throw new Error("the stream did not fail");
 }
 
-describe("speech failures map to the catalogue states (PROVIDERS.md 1.7)", () => {
+describe("speech failures map to the catalogue states (docs/providers.md 1.7)", () => {
   const cases: [FakeFault, number, boolean, VoiceProviderError["failure"], RegExp][] = [
     ["invalid_key", 401, false, "key_problem", /invalid/],
     ["quota_exceeded", 401, false, "key_problem", /credits are used up.*exceeds your quota/],

@@ -1,4 +1,4 @@
-// Implements: one line of ElevenLabs' `/stream/with-timestamps` answer (PROVIDERS.md 1.2) read
+// Implements: one line of ElevenLabs' `/stream/with-timestamps` answer (docs/providers.md 1.2) read
 // into PCM and word timings. Pure: no I/O, so it is tested with hand-made lines.
 import type { WordTiming } from "../engine.ts";
 import { brokenAnswer } from "./elevenlabs-errors.ts";
@@ -82,7 +82,7 @@ const RESTART_SLACK_MS = 50;
 /**
  * Words (runs of non-space characters) from character alignments as they arrive: a word is
  * given once the space after it (or `finish()`) shows it is complete. Times are ms from the first
- * sample. HTTP alignment times are absolute within the request (PROVIDERS.md 1.2); should a line's
+ * sample. HTTP alignment times are absolute within the request (docs/providers.md 1.2); should a line's
  * times restart below what came before, they are taken as per-chunk and shifted by the latest end.
  */
 export class WordTimer {

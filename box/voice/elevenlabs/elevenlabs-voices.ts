@@ -1,6 +1,6 @@
 // Implements: "Voice catalogue" rows for ElevenLabs (service-spec: `language` is a tag, not a
 // country; no sample URL, timestamp or provider model id on a row) from `GET /v2/voices`
-// (PROVIDERS.md 1.5), and which languages each model speaks (PROVIDERS.md 1.8).
+// (docs/providers.md 1.5), and which languages each model speaks (docs/providers.md 1.8).
 import type { VoiceRow } from "../engine.ts";
 import { VOICE_ID } from "./elevenlabs-errors.ts";
 import { primaryLanguage } from "../voice-language.ts";
@@ -26,7 +26,7 @@ export const MODEL_LANGUAGES: Readonly<Record<string, readonly string[]>> = {
   eleven_monolingual_v1: ["en"],
 };
 
-/** Models that take `language_code`; others may refuse it (PROVIDERS.md 1.2). */
+/** Models that take `language_code`; others may refuse it (docs/providers.md 1.2). */
 export const LANGUAGE_CODE_MODELS: ReadonlySet<string> = new Set(["eleven_flash_v2_5", "eleven_turbo_v2_5"]);
 
 export interface ElevenLabsVoiceRow extends VoiceRow {

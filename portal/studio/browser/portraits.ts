@@ -10,7 +10,7 @@ import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
 import { ago, explain, when } from "./words.ts";
 
-/** The portal's portrait record (README "Portal: Portraits"). */
+/** The portal's portrait record (docs/api-notes.md "Portal: Portraits"). */
 interface PortraitRecord {
   portrait_id: string;
   description: string;

@@ -1,4 +1,4 @@
-// A local server speaking Cartesia's key-check endpoint (../shared/PROVIDERS.md 2.1, 2.6, 2.7, 2.8):
+// A local server speaking Cartesia's key-check endpoint (docs/providers.md 2.1, 2.6, 2.7, 2.8):
 // `GET /voices?limit=N` with a `Cartesia-Version` header, authenticated by `X-API-Key` or
 // `Authorization: Bearer` (the server accepts both). One key is accepted (200, a cursor page of
 // voices), every other key 401: JSON from version 2026-03-01 on, plain `Title: Message` text before.

@@ -1,4 +1,4 @@
-// A local server speaking ElevenLabs' key-check endpoint (../shared/PROVIDERS.md 1.1, 1.6, 1.7):
+// A local server speaking ElevenLabs' key-check endpoint (docs/providers.md 1.1, 1.6, 1.7):
 // `GET /v1/user` authenticated by the `xi-api-key` header. One key is accepted (200 + user JSON),
 // an optional scoped key answers 401 `missing_permissions` (a valid key without `user_read`),
 // every other key 401 `invalid_api_key`. `hang` accepts requests and never answers.

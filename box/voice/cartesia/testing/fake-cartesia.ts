@@ -1,4 +1,4 @@
-// A local Cartesia on 127.0.0.1:0 speaking the real wire protocol (shared/PROVIDERS.md 2.1-2.8, and
+// A local Cartesia on 127.0.0.1:0 speaking the real wire protocol (docs/providers.md 2.1-2.8, and
 // the checklist in section 6): `Cartesia-Version` required; the key as `X-API-Key` or
 // `Authorization: Bearer`; errors as JSON from version 2026-03-01 on, `Title: Message` text before;
 // `POST /tts/sse` with raw output only, `data:` events chunk / timestamps / done (or error);

@@ -1,5 +1,5 @@
 // A local devnen/Chatterbox-TTS-Server on 127.0.0.1:0 (node:http: runs under Node and Bun),
-// speaking its wire protocol (PROVIDERS.md §3.1 and §6.5): `POST /tts` answering a real 24 kHz
+// speaking its wire protocol (docs/providers.md §3.1 and §6.5): `POST /tts` answering a real 24 kHz
 // PCM16 WAV (a modulated tone, ~60 ms per character), streamed with placeholder sizes when
 // `stream: true`; the voice and reference-file lists; `POST /upload_reference` (multipart, field
 // `files`); `GET /api/model-info`; FastAPI `{"detail": ...}` errors. Switches make it fail.

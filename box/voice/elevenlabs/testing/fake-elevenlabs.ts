@@ -1,5 +1,5 @@
 // A local ElevenLabs on 127.0.0.1:0 (node:http, so it runs under vitest on Node and in Bun),
-// speaking the wire of PROVIDERS.md 1: `xi-api-key` on every request; `POST
+// speaking the wire of docs/providers.md 1: `xi-api-key` on every request; `POST
 // /v1/text-to-speech/{voice_id}/stream/with-timestamps?output_format=pcm_*` as NDJSON lines of
 // base64 PCM and character alignment; `GET /v2/voices` paged by `next_page_token`, `GET
 // /v1/voices`, `GET /v1/user`; error bodies `{"detail":{"status","message"}}`. `fault` switches

@@ -1,5 +1,5 @@
 // The fake's "voice": a buzz with a moving pitch for letters and silence for spaces, `msPerChar`
-// per character, cut into `/stream/with-timestamps` lines (PROVIDERS.md 1.2: snake_case keys,
+// per character, cut into `/stream/with-timestamps` lines (docs/providers.md 1.2: snake_case keys,
 // seconds, times absolute within the request, `normalized_alignment` beside `alignment`).
 
 export interface FakeSpeechOptions {

@@ -1,4 +1,4 @@
-// Voice objects as `GET /v2/voices` returns them (PROVIDERS.md 1.5): every field a client must
+// Voice objects as `GET /v2/voices` returns them (docs/providers.md 1.5): every field a client must
 // NOT copy onto a catalogue row (preview_url, created_at_unix, model ids) is present on purpose.
 
 export type FakeVoice = Record<string, unknown> & { voice_id: string; name: string };

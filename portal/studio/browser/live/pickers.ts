@@ -5,7 +5,7 @@
 // `/studio?avatar=<id>` picks that avatar (the Avatars page's "Use in the live studio"). Arrow keys
 // only move the focus between avatars; Enter or Space switches (a switch reconnects a call). The
 // voice is remembered per avatar (in this browser) and sent as the call's voice; an avatar with
-// none chosen speaks with "the face's own voice" (the box's pick: README "A voice that fits the face").
+// none chosen speaks with "the face's own voice" (the box's pick: docs/api-notes.md "A voice that fits the face").
 import type { AvatarClient, AvatarGroup, LoadedAvatars, VoiceCatalogue, VoiceGroup } from "../../../../shared/client/index.ts";
 import type { LibraryRecord, PublicLibraryRecord } from "../../../avatars/schema.ts";
 import { byId, h } from "../dom.ts";
