@@ -69,7 +69,7 @@ test("an avatar is named at upload and its ticked tones get clips without anothe
   await look(page, "library", row.locator(".clip-list"));
 
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/studio\/sign-in$/);
+  await expect(page).toHaveURL(/\/studio\/sign-in\?signed_out=1$/);
   await expect(page.getByRole("status").filter({ hasText: "You are signed out." })).toBeVisible();
   await look(page, "signed-out");
   // Asked to sign in by a page (a `next`), nothing says a sign-out happened.

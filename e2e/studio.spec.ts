@@ -123,7 +123,7 @@ test("the studio: sign in from the console link, see the avatar, talk and chat, 
     expect(await page.content()).not.toContain(secret);
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/studio\/sign-in$/);
+    await expect(page).toHaveURL(/\/studio\/sign-in\?signed_out=1$/);
     await page.goto(`${studio.url}/studio/keys`);
     await expect(page).toHaveURL(/\/studio\/sign-in\?next=%2Fstudio%2Fkeys$/);
   });
