@@ -61,7 +61,7 @@ export class LiveSession {
   private readonly idle: IdleAnimator;
   private readonly lookahead: number;
   private readonly rendered = new Map<number, Uint8Array>();
-  /** The mouth opening each render buffer was last drawn with (reports only). */
+  /** The mouth opening each render buffer was last drawn with (kept only for `onFrame` reports). */
   private readonly drawnOpen = new WeakMap<Uint8Array, number>();
   private readonly pool: Uint8Array[] = [];
   private readonly silence: Int16Array;
@@ -414,7 +414,7 @@ export class LiveSession {
   private async renderFrame(frame: number, buf: Uint8Array): Promise<void> {
     const { renderer } = this.options;
     const params = this.paramsFor(frame);
-    this.drawnOpen.set(buf, params.open);
+    if (this.options.onFrame) this.drawnOpen.set(buf, params.open);
     const frames = this.avatar.frames;
     if (!frames) {
       await renderer.render(this.avatar.face, params, buf);

@@ -5,12 +5,9 @@
 import { join } from "node:path";
 import { BoxClient } from "avatar-service/client";
 import { boxAllowsOrigin, declarePageTool, describeFailure, PAGE_TOOL, waitForBox } from "./box-setup.ts";
+import { readEnv } from "./env.ts";
 
-const apiKey = process.env.AVATAR_API_KEY ?? "";
-// What `npm start` serves: the portal on one host, forwarding the box's routes to its local box.
-const baseUrl = (process.env.AVATAR_BASE_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
-const host = process.env.EXAMPLE_HOST ?? "127.0.0.1";
-const port = Number(process.env.EXAMPLE_PORT ?? 8790);
+const { apiKey, baseUrl, host, port } = readEnv();
 const origin = `http://${host}:${port}`;
 const PUBLIC = join(import.meta.dir, "public");
 
