@@ -11,10 +11,26 @@ test.describe("with a model on the box", () => {
     test.setTimeout(120_000);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    // The bundle is held back a moment: the first credential is asked for before it runs (by /studio/early.js).
+    const order: string[] = [];
+    await page.route("**/studio/app.js", async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      if (new URL(route.request().frame().url()).pathname === "/studio") order.push("bundle released");
+      await route.continue();
+    });
+    const mints: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() !== "POST" || new URL(r.url()).pathname !== "/auth/session/credential") return;
+      mints.push(r.frame().url());
+      if (new URL(r.frame().url()).pathname === "/studio") order.push("credential asked");
+    });
     await page.setViewportSize(LAPTOP);
     await signIn(page, studio);
     await expect(page.locator("#readiness")).toContainText("Voice: ready");
     await fold(page, "loaded");
+    // The credential asked for by /studio/early.js before the bundle ran is the one the page uses: one mint per load.
+    expect(mints.filter((u) => new URL(u).pathname === "/studio")).toHaveLength(1);
+    expect(order.slice(0, 2)).toEqual(["credential asked", "bundle released"]);
 
     for (const size of [LAPTOP, PHONE]) {
       await test.step(`on load and while typing at ${size.width}x${size.height}`, async () => {

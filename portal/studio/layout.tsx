@@ -12,6 +12,8 @@ export interface ShellProps {
   email: string | null;
   /** Administrators also see the GPU page in the navigation. */
   admin?: boolean;
+  /** The live page: `/studio/early.js` starts the box credential's mint before the bundle runs. */
+  early?: boolean;
   /** Body `data-*` facts the script reads (never a secret). */
   data?: Record<string, string>;
   children?: Child;
@@ -36,6 +38,7 @@ export function Shell(props: ShellProps) {
         <meta name="color-scheme" content="light" />
         <title>{`${props.title} · Avatar studio`}</title>
         <link rel="icon" href="data:," />
+        {props.early ? <script async src="/studio/early.js"></script> : null}
         <link rel="stylesheet" href="/studio/studio.css" />
         <script type="module" src="/studio/app.js"></script>
       </head>

@@ -115,7 +115,7 @@ function PersonaCard() {
 
 export function LivePage(props: { email: string; admin: boolean }) {
   return (
-    <Shell title="Live" page="live" email={props.email} admin={props.admin} data={{ admin: props.admin ? "1" : "0" }}>
+    <Shell title="Live" page="live" early email={props.email} admin={props.admin} data={{ admin: props.admin ? "1" : "0" }}>
       <main id="main" class="page-width live">
         <h1 class="visually-hidden">Live studio</h1>
         <div class="live-grid">

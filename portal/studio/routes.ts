@@ -18,6 +18,7 @@ import { LivePage } from "./live-page.tsx";
 import { PortraitsPage } from "./portraits-page.tsx";
 import { VoicesPage } from "./voices-page.tsx";
 import { SignInPage } from "./sign-in-page.tsx";
+import { EARLY_ETAG, EARLY_JS } from "./early-script.ts";
 import { STUDIO_CSS } from "./styles.ts";
 
 /** The bundled browser script, as the runtime entry built it. */
@@ -134,6 +135,12 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
     const headers = { "Content-Type": "text/css; charset=utf-8", ETag: cssEtag, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" };
     if (c.req.header("if-none-match") === cssEtag) return c.body(null, 304, headers);
     return c.body(STUDIO_CSS, 200, headers);
+  });
+
+  app.get("/studio/early.js", (c) => {
+    const headers = { "Content-Type": "text/javascript; charset=utf-8", ETag: EARLY_ETAG, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" };
+    if (c.req.header("if-none-match") === EARLY_ETAG) return c.body(null, 304, headers);
+    return c.body(EARLY_JS, 200, headers);
   });
 
   app.get("/studio/app.js", async (c) => {

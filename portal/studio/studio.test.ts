@@ -142,6 +142,20 @@ describe("studio pages", () => {
     expect((await get("/studio/studio.css", undefined, { "if-none-match": css.headers.get("etag")! })).status).toBe(304);
   });
 
+  it("the live page (only) starts its box credential early: /studio/early.js, async in the head, asks the credential route and holds no secret", async () => {
+    const live = await (await get("/studio", ada)).text();
+    const head = live.slice(0, live.indexOf("</head>"));
+    expect(head).toContain('<script async="" src="/studio/early.js"></script>');
+    for (const path of ["/studio/keys", "/studio/library", "/studio/sign-in"]) expect(await (await get(path, ada)).text(), path).not.toContain("early.js");
+    const early = await get("/studio/early.js");
+    expect(early.status).toBe(200);
+    expect(early.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const js = await early.text();
+    expect(js).toContain('fetch("/auth/session/credential", { method: "POST", credentials: "include"');
+    expect(js).not.toMatch(SECRET_SHAPE);
+    expect((await get("/studio/early.js", undefined, { "if-none-match": early.headers.get("etag")! })).status).toBe(304);
+  });
+
   it("without a bundler (a runtime other than Bun) the script answers 503 saying why", async () => {
     const bare = await createTestPortal();
     const res = await bare.app.request("/studio/app.js");

@@ -7,7 +7,7 @@
 //      Split: navigation → button ready, button → first frame.
 //   2. the studio's script as served (`GET /studio/app.js`, Accept-Encoding: gzip): bytes on the
 //      wire. Goal ≤ 150 KB.
-// Run: node_modules/.bin/bun scripts/bench/studio.ts   (BENCH_LOADS)
+// Run: node_modules/.bin/bun scripts/bench/studio.ts   (BENCH_LOADS, BENCH_TIMINGS=1)
 import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,8 @@ import { figureLine, machineLineOf, percentile, sleep } from "./bench-kit.ts";
 const BENCH = "studio";
 const LOADS = Number(process.env.BENCH_LOADS ?? 10);
 const EMAIL = "bench@example.com";
+/** BENCH_TIMINGS=1: every load also prints the page's navigation, resource and mark timings. */
+const TIMINGS = process.env.BENCH_TIMINGS === "1";
 machineLineOf(BENCH, "start");
 
 const dir = mkdtempSync(join(tmpdir(), "bench-studio-"));
@@ -76,6 +78,12 @@ try {
           setTimeout(() => reject(new Error("no frame in 20 s")), 20_000);
         }),
     );
+    if (TIMINGS) {
+      const entries = await page.evaluate(() =>
+        performance.getEntries().map((e) => ({ name: e.name.replace(location.origin, ""), type: e.entryType, start: Math.round(e.startTime), end: Math.round(e.startTime + e.duration), ...("responseStart" in e ? { response: Math.round((e as PerformanceResourceTiming).responseStart) } : {}) })),
+      );
+      console.log(JSON.stringify({ bench: BENCH, timings: entries }));
+    }
     return { total: first, ready, toFrame: first - ready };
   };
 

@@ -8,6 +8,7 @@ import { byId, Notices } from "../dom.ts";
 import { toSignIn } from "../portal-api.ts";
 import { explain } from "../words.ts";
 import { Call } from "./call.ts";
+import { earlyThenMint } from "./early-credential.ts";
 import { MicControl } from "./mic.ts";
 import { NO_MODEL, setModelWords } from "./model-words.ts";
 import { ModeChoice } from "./modes.ts";
@@ -43,7 +44,8 @@ export function startLive(): void {
   });
   startable(true);
 
-  const mint = portalCredentialProvider();
+  // The first credential was asked for by /studio/early.js while this script loaded.
+  const mint = earlyThenMint(portalCredentialProvider());
   const token: TokenProvider = async (current) => {
     const grant = await mint(current);
     const expiresIn = typeof grant === "object" ? grant.credential?.expires_in : undefined;

@@ -1,0 +1,24 @@
+// Implements: the live page's early start (issue 23, studio page load → first frame). A few hundred
+// bytes of classic script, loaded `async` from the page's head, that asks for the box credential
+// (`POST /auth/session/credential`, the person's cookie) while the bundle is still being fetched and
+// run. The page itself never carries the credential (the pages hold no secret, and a credential in
+// the HTML would outlive the page in caches and history); the bundle takes this one answer for its
+// first credential (browser/live/early-credential.ts) and mints later ones itself.
+// Same origin only (the page's CSP is script-src 'self'); nothing here runs on other pages.
+
+/** The global the bundle reads; set once per page load. */
+export const EARLY_GLOBAL = "studioEarlyCredential";
+
+export const EARLY_JS = `"use strict";
+window.${EARLY_GLOBAL} = fetch("/auth/session/credential", { method: "POST", credentials: "include", headers: { accept: "application/json" } });
+window.${EARLY_GLOBAL}.catch(function () {});
+`;
+
+/** FNV-1a of the script, its ETag. */
+function etagOf(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `W/"${(h >>> 0).toString(16)}-${text.length.toString(16)}"`;
+}
+
+export const EARLY_ETAG = etagOf(EARLY_JS);
