@@ -35,17 +35,17 @@ function geometry(rnd: Rnd, feminine: boolean, age: number): FaceGeometry {
     jawW: feminine ? r(134, 152) : r(162, 182),
     eyeY,
     eyeDx: r(47, 55),
-    eyeW: r(47, 53),
+    eyeW: r(45, 49),
     // Eyes look a little smaller and noses a little longer with the years.
-    eyeH: (feminine ? r(21, 25) : r(19, 22)) - older * 1.5,
+    eyeH: (feminine ? r(16, 19) : r(14, 17)) - older * 1.5,
     browY: eyeY - r(29, 34),
     browW: feminine ? r(52, 57) : r(56, 62),
     browT: feminine ? r(5.5, 7) : r(8, 10),
     noseY: noseY + older * 2,
-    noseW: feminine ? r(30, 35) : r(37, 44),
+    noseW: feminine ? r(38, 43) : r(46, 52),
     mouthY: noseY + r(40, 46),
-    mouthW: feminine ? r(68, 76) : r(74, 82),
-    neckW: feminine ? r(78, 88) : r(98, 108),
+    mouthW: feminine ? r(80, 88) : r(86, 94),
+    neckW: feminine ? r(86, 94) : r(106, 116),
   };
 }
 

@@ -2,12 +2,21 @@
 // avatars (box/avatars/stock/, whose renderer anchors come from the same geometry) and the
 // portal's drawn portraits (portal/portraits/). Pure string building: runs on every runtime.
 // Every field added after the stock faces is optional and absent means the stock drawing.
+// The style (one key light, soft shading, textured skin and hair, an out-of-focus background) is
+// described in box/avatars/stock/README.md; this file lays the parts out in painting order.
 import { drawAgeLines, drawFreckles } from "./svg-age.ts";
 import { drawFullBeard, drawMoustache } from "./svg-beard.ts";
-import { drawBrow, drawEye, drawMouth, drawNose } from "./svg-features.ts";
+import { drawBackdrop, drawGrain } from "./svg-backdrop.ts";
+import { drawBody } from "./svg-body.ts";
+import { drawBrow, drawEye, irisDefs } from "./svg-eyes.ts";
+import { drawMouth, lipDefs } from "./svg-features.ts";
+import { finishDefs, noiseTiles, resetSoftIds } from "./svg-finish.ts";
 import { drawGlasses } from "./svg-glasses.ts";
 import { drawBackHair, drawFrontHair } from "./svg-hair.ts";
+import { darken, lighten, mix } from "./palette.ts";
 import { linear, mirror, radial, smoothPath, type Pt } from "./svg-kit.ts";
+import { drawEars, drawFaceModelling, drawNose } from "./svg-modelling.ts";
+import { hairDefs } from "./svg-strands.ts";
 
 export const CANVAS = 512;
 
@@ -68,42 +77,10 @@ export function faceOutline(g: FaceGeometry): Pt[] {
     [g.cx - 0.5 * W, g.eyeY + 0.04 * H],
     [g.cx - 0.46 * W, g.mouthY - 0.1 * H],
     [g.cx - g.jawW / 2, g.mouthY + 0.1 * H],
-    [g.cx - 0.15 * W, g.chin - 0.035 * H],
+    [g.cx - 0.2 * W, g.chin - 0.05 * H],
+    [g.cx - 0.08 * W, g.chin - 0.006 * H],
   ];
   return [[g.cx, g.hairline - 0.09 * H], ...left, [g.cx, g.chin], ...mirror(left, g.cx)];
-}
-
-function body(look: FaceLook): string {
-  const g = look.geo;
-  const n = g.neckW / 2;
-  const neck = smoothPath([
-    [g.cx - n, g.mouthY], [g.cx - n * 1.02, g.chin + 30], [g.cx - n * 1.25, 470], [g.cx + n * 1.25, 470],
-    [g.cx + n * 1.02, g.chin + 30], [g.cx + n, g.mouthY],
-  ], true, 0.5);
-  const shoulder: Pt[] = [[-30, 540], [-30, 478], [40, 446], [g.cx - n - 38, 426], [g.cx - n - 6, 420]];
-  const dip: Pt[] = look.clothStyle === "scoop" ? [[g.cx, 468]] : [[g.cx - 16, 440], [g.cx, 462], [g.cx + 16, 440]];
-  const torso = smoothPath([...shoulder, ...dip, ...mirror(shoulder, g.cx)], true, 0.7);
-  const flap = (s: number) =>
-    smoothPath([[g.cx - s * (n + 12), 416], [g.cx - s * 5, 460], [g.cx - s * 30, 482], [g.cx - s * (n + 34), 444]], true, 0.3);
-  const collar = look.clothStyle === "collar"
-    ? [1, -1].map((s) => `<path d="${flap(s)}" fill="${look.cloth}" stroke="${look.clothShade}" stroke-width="2.5"/>
-<path d="${flap(s)}" fill="#fff" opacity="0.12"/>`).join("\n")
-    : `<path d="${smoothPath([[g.cx - n - 6, 421], [g.cx, 470], [g.cx + n + 6, 421]], false)}" stroke="${look.clothShade}" stroke-width="5" fill="none"/>`;
-  return `<path d="${neck}" fill="url(#skin)"/>
-<ellipse cx="${g.cx}" cy="${g.chin + 8}" rx="${n * 1.2}" ry="26" fill="${look.skinShade}" opacity="0.7" filter="url(#blur6)" clip-path="url(#neckClip)"/>
-<clipPath id="neckClip"><path d="${neck}"/></clipPath>
-<path d="${torso}" fill="url(#cloth)"/>${collar}`;
-}
-
-function ears(look: FaceLook): string {
-  const g = look.geo;
-  const H = g.chin - g.hairline;
-  return [-1, 1].map((s) => {
-    const x = g.cx + s * 0.49 * g.faceW;
-    const y = g.eyeY + 0.07 * H;
-    return `<ellipse cx="${x}" cy="${y}" rx="${0.075 * g.faceW}" ry="${0.12 * H}" fill="${look.skin}"/>
-<ellipse cx="${x + s * 3}" cy="${y}" rx="${0.035 * g.faceW}" ry="${0.07 * H}" fill="${look.skinShade}" opacity="0.6" filter="url(#blur2)"/>`;
-  }).join("\n");
 }
 
 function cheeks(look: FaceLook): string {
@@ -131,38 +108,47 @@ function beard(look: FaceLook, H: number): string {
     ...left, [g.cx, g.chin + 0.015 * H], ...mirror(left, g.cx), ...innerRight, [g.cx, g.noseY + 0.06 * H],
     ...mirror(innerRight, g.cx),
   ], true, 0.8);
-  return `<path d="${outline}" fill="${look.stubble}" opacity="0.42" filter="url(#blur2)" clip-path="url(#faceClip)"/>`;
+  // A faint shadow of the hair under the skin, and the dots of the hairs themselves.
+  return `<g clip-path="url(#faceClip)"><path d="${outline}" fill="${look.stubble}" opacity="0.18" filter="url(#blur6)"/>
+<path d="${outline}" fill="${look.stubble}" opacity="0.6" filter="url(#stubbleTex)"/></g>`;
 }
 
 
 export function drawFaceSvg(look: FaceLook): string {
+  resetSoftIds();
   const g = look.geo;
   const outline = smoothPath(faceOutline(g));
   const defs = [
-    radial("bg", [[0, look.bg[0]], [1, look.bg[1]]], 0.5, 0.38, 0.75),
-    radial("skin", [[0, look.skin], [0.72, look.skin], [1, look.skinShade]], 0.5, 0.42, 0.62),
-    radial("sclera", [[0, "#fbf8f5"], [0.55, "#f3eeea"], [1, "#cdbfb8"]], 0.5, 0.5, 0.5),
-    radial("blush", [[0, look.blush, 0.45], [1, look.blush, 0]]),
-    linear("cloth", [[0, look.cloth], [1, look.clothShade]]),
-    linear("hairGrad", [[0, look.hairLight], [0.6, look.hair]], 0, 0, 0.3, 1),
-    `<filter id="blur2" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="2"/></filter>`,
-    `<filter id="blur6" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="6"/></filter>`,
+    radial("bg", [[0, look.bg[0]], [1, look.bg[1]]], 0.4, 0.35, 0.8),
+    // Lit from the image-left above: the skin's lightest point sits left of centre.
+    radial("skin", [[0, lighten(look.skin, 0.08)], [0.55, look.skin], [0.85, mix(look.skin, look.skinShade, 0.6)], [1, look.skinShade]], 0.42, 0.38, 0.68),
+    radial("sclera", [[0, "#f7f2ee"], [0.55, "#ebe3de"], [1, "#b9a9a2"]], 0.5, 0.5, 0.5),
+    radial("blush", [[0, look.blush, 0.4], [1, look.blush, 0]]),
+    linear("cloth", [[0, lighten(look.cloth, 0.06)], [1, look.clothShade]]),
+    linear("hairGrad", [[0, look.hairLight], [0.65, look.hair]], 0, 0, 0.45, 1),
+    finishDefs(look.detailSeed),
+    noiseTiles({ skin: darken(look.skinShade, 0.2), hair: darken(look.hair, 0.5), cloth: darken(look.clothShade, 0.3) }),
+    irisDefs(look),
+    lipDefs(look),
+    hairDefs(look),
     `<clipPath id="faceClip"><path d="${outline}"/></clipPath>`,
   ].join("\n");
   const eyes = [-1, 1].map((s) => drawEye(look, g.cx + s * g.eyeDx, s)).join("\n");
   const brows = [-1, 1].map((s) => drawBrow(look, g.cx + s * g.eyeDx, s)).join("\n");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CANVAS} ${CANVAS}" width="${CANVAS}" height="${CANVAS}">
 <defs>${defs}</defs>
-<rect width="${CANVAS}" height="${CANVAS}" fill="url(#bg)"/>
+${drawBackdrop(look, CANVAS)}
 ${drawBackHair(look)}
-${body(look)}
-${ears(look)}
+${drawBody(look)}
+${drawEars(look)}
 <path d="${outline}" fill="url(#skin)"/>
+${drawFaceModelling(look)}
 ${cheeks(look)}${look.facialHair?.style === "full" || look.facialHair?.style === "goatee" ? `\n${drawFullBeard(look, look.facialHair)}` : ""}
 ${drawNose(look)}
 ${eyes}
 ${brows}
 ${drawMouth(look)}${look.facialHair ? `\n${drawMoustache(look, look.facialHair)}` : ""}${look.glasses ? `\n${drawGlasses(look, look.glasses)}` : ""}
 ${drawFrontHair(look)}
+${drawGrain(CANVAS)}
 </svg>`;
 }

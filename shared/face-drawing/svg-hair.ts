@@ -3,12 +3,11 @@
 import type { FaceLook } from "./svg-face.ts";
 import { mix } from "./palette.ts";
 import { mirror, smoothPath, type Pt } from "./svg-kit.ts";
+import { bunStrands, castShadow, hairMass, strandField } from "./svg-strands.ts";
+import { seededRandom } from "../util/seeded-random.ts";
 
-function strands(look: FaceLook, paths: string[]): string {
-  return paths
-    .map((d) => `<path d="${d}" stroke="${look.hairLight}" stroke-width="2" fill="none" opacity="0.45" stroke-linecap="round"/>`)
-    .join("");
-}
+/** The random stream of one hair part (strand places), fixed per look. */
+const hairRandom = (look: FaceLook, part: number) => seededRandom((look.detailSeed ?? 1) * 211 + part);
 
 export function drawBackHair(look: FaceLook): string {
   if (look.hairStyle === "curly") return drawBackCurly(look);
@@ -23,27 +22,28 @@ export function drawBackHair(look: FaceLook): string {
       [g.cx - 0.69 * W, g.mouthY - 0.02 * H], [g.cx - 0.76 * W, g.chin + 0.08 * H],
       [g.cx - 0.8 * W, g.chin + 0.2 * H], [g.cx - 0.7 * W, g.chin + 0.25 * H],
       [g.cx - 0.62 * W, g.chin + 0.2 * H], [g.cx - 0.52 * W, g.chin + 0.24 * H],
-      [g.cx - 0.42 * W, g.chin + 0.12 * H], [g.cx - 0.3 * W, g.chin - 0.02 * H],
+      [g.cx - 0.38 * W, g.chin + 0.2 * H], [g.cx - 0.2 * W, g.chin + 0.06 * H],
     ];
     const d = smoothPath([[g.cx, g.hairline - 0.26 * H], ...left, ...mirror(left, g.cx)]);
     const shade = smoothPath([
       [g.cx - 0.5 * W, g.eyeY], [g.cx - 0.58 * W, g.chin], [g.cx - 0.4 * W, g.chin + 0.1 * H], [g.cx - 0.44 * W, g.mouthY],
     ]);
-    return `<path d="${d}" fill="${look.hair}"/>
-<path d="${shade}" fill="#000" opacity="0.25" filter="url(#blur6)"/>
-<path d="${smoothPath(mirror([[g.cx - 0.5 * W, g.eyeY], [g.cx - 0.58 * W, g.chin], [g.cx - 0.4 * W, g.chin + 0.1 * H], [g.cx - 0.44 * W, g.mouthY]], g.cx))}" fill="#000" opacity="0.25" filter="url(#blur6)"/>
-${strands(look, [
-  `M${g.cx - 0.6 * W},${g.eyeY} Q${g.cx - 0.7 * W},${g.chin - 0.05 * H} ${g.cx - 0.66 * W},${g.chin + 0.2 * H}`,
-  `M${g.cx - 0.55 * W},${g.mouthY} Q${g.cx - 0.6 * W},${g.chin} ${g.cx - 0.52 * W},${g.chin + 0.2 * H}`,
-  `M${g.cx + 0.6 * W},${g.eyeY} Q${g.cx + 0.72 * W},${g.chin - 0.05 * H} ${g.cx + 0.7 * W},${g.chin + 0.2 * H}`,
-  `M${g.cx + 0.56 * W},${g.mouthY} Q${g.cx + 0.62 * W},${g.chin} ${g.cx + 0.56 * W},${g.chin + 0.22 * H}`,
-])}`;
+    const rnd = hairRandom(look, 1);
+    const fields = [-1, 1].map((s) => strandField(look, rnd,
+      [[g.cx + s * 0.45 * W, g.hairline - 0.2 * H], [g.cx + s * 0.74 * W, g.eyeY], [g.cx + s * 0.76 * W, g.chin + 0.24 * H]],
+      [[g.cx + s * 0.3 * W, g.hairline - 0.05 * H], [g.cx + s * 0.5 * W, g.mouthY], [g.cx + s * 0.4 * W, g.chin + 0.16 * H]],
+      { count: 70, jitter: 5 })).join("");
+    const shadeR = smoothPath(mirror([[g.cx - 0.5 * W, g.eyeY], [g.cx - 0.58 * W, g.chin], [g.cx - 0.4 * W, g.chin + 0.1 * H], [g.cx - 0.44 * W, g.mouthY]], g.cx));
+    return hairMass(look, "hairBackClip", d, `<path d="${shade}" fill="#000" opacity="0.3" filter="url(#blur6)"/>
+<path d="${shadeR}" fill="#000" opacity="0.4" filter="url(#blur6)"/>${fields}`, [g.cx - 0.62 * W, g.mouthY, 0.08 * W, 0.3 * H], look.hair);
   }
   if (look.hairStyle === "bun") {
     // Kept inside the canvas on a high hairline (the stock faces' bun is inside already: drop 0).
     const drop = Math.max(0, 0.16 * W + 6 - (g.hairline - 0.26 * H));
-    return `<ellipse cx="${g.cx}" cy="${g.hairline - 0.26 * H + drop}" rx="${0.19 * W}" ry="${0.16 * W}" fill="${look.hair}"/>
-<ellipse cx="${g.cx - 0.05 * W}" cy="${g.hairline - 0.29 * H + drop}" rx="${0.09 * W}" ry="${0.06 * W}" fill="${look.hairLight}" opacity="0.5" filter="url(#blur6)"/>`;
+    const [bx, by, rx, ry] = [g.cx, g.hairline - 0.26 * H + drop, 0.19 * W, 0.16 * W];
+    const d = `M${bx - rx},${by} a${rx},${ry} 0 1 0 ${2 * rx},0 a${rx},${ry} 0 1 0 ${-2 * rx},0 Z`;
+    return hairMass(look, "bunClip", d, `<ellipse cx="${bx + rx * 0.3}" cy="${by + ry * 0.4}" rx="${rx * 0.8}" ry="${ry * 0.6}" fill="#000" opacity="0.3" filter="url(#blur6)"/>
+${bunStrands(look, hairRandom(look, 2), bx, by, rx, ry, 60)}`, [bx - rx * 0.35, by - ry * 0.35, rx * 0.45, ry * 0.3], look.hair);
   }
   return "";
 }
@@ -64,12 +64,14 @@ export function drawFrontHair(look: FaceLook): string {
       [g.cx + 0.12 * W, top + 0.12 * H], [g.cx - 0.16 * W, top + 0.06 * H], [g.cx - 0.3 * W, top + 0.02 * H],
       [g.cx - 0.44 * W, top + 0.1 * H], [g.cx - 0.48 * W, g.eyeY - 0.12 * H],
     ], true, 0.9);
-    return `<path d="${d}" fill="url(#hairGrad)"/>${strands(look, [
-      `M${g.cx - 0.2 * W},${top - 0.18 * H} Q${g.cx + 0.1 * W},${top - 0.12 * H} ${g.cx + 0.3 * W},${top + 0.06 * H}`,
-      `M${g.cx - 0.35 * W},${top - 0.1 * H} Q${g.cx - 0.05 * W},${top - 0.05 * H} ${g.cx + 0.1 * W},${top + 0.1 * H}`,
-      `M${g.cx + 0.3 * W},${top - 0.15 * H} Q${g.cx + 0.52 * W},${top - 0.02 * H} ${g.cx + 0.52 * W},${g.eyeY}`,
-      `M${g.cx - 0.45 * W},${top - 0.05 * H} Q${g.cx - 0.56 * W},${top + 0.1 * H} ${g.cx - 0.52 * W},${g.eyeY - 0.05 * H}`,
-    ])}`;
+    const rnd = hairRandom(look, 3);
+    const right = strandField(look, rnd,
+      [[g.cx - 0.2 * W, top - 0.22 * H], [g.cx + 0.4 * W, top - 0.22 * H], [g.cx + 0.58 * W, g.eyeY + 0.05 * H]],
+      [[g.cx - 0.18 * W, top - 0.2 * H], [g.cx, top + 0.02 * H], [g.cx + 0.16 * W, top + 0.13 * H]], { count: 80, jitter: 4 });
+    const left = strandField(look, rnd,
+      [[g.cx - 0.24 * W, top - 0.22 * H], [g.cx - 0.58 * W, top - 0.16 * H], [g.cx - 0.56 * W, g.eyeY]],
+      [[g.cx - 0.22 * W, top - 0.2 * H], [g.cx - 0.4 * W, top], [g.cx - 0.47 * W, g.eyeY - 0.1 * H]], { count: 40, jitter: 4 });
+    return castShadow(d) + hairMass(look, "hairFrontClip", d, right + left, [g.cx - 0.3 * W, top - 0.12 * H, 0.2 * W, 0.05 * H]);
   }
   if (look.hairStyle === "bun") {
     // Pulled back: a smooth hairline from temple to temple, strands running to the bun.
@@ -84,8 +86,12 @@ export function drawFrontHair(look: FaceLook): string {
     const d = smoothPath([
       ...side, [g.cx, top - 0.19 * H], ...mirror(side, g.cx), ...line, [g.cx, top + 0.015 * H], ...mirror(line, g.cx),
     ], true, 0.8);
-    return `<path d="${d}" fill="url(#hairGrad)"/>${strands(look, [-0.3, -0.12, 0.12, 0.3].map((f) =>
-      `M${g.cx + f * 1.3 * W},${top - 0.01 * H} Q${g.cx + f * 1.1 * W},${top - 0.14 * H} ${g.cx + f * 0.3 * W},${top - 0.2 * H}`))}`;
+    const rnd = hairRandom(look, 4);
+    const fields = [-1, 1].map((s) => strandField(look, rnd,
+      [[g.cx + s * 0.5 * W, g.eyeY - 0.1 * H], [g.cx + s * 0.52 * W, top - 0.1 * H], [g.cx + s * 0.05 * W, top - 0.2 * H]],
+      [[g.cx + s * 0.12 * W, top], [g.cx + s * 0.1 * W, top - 0.1 * H], [g.cx + s * 0.02 * W, top - 0.2 * H]],
+      { count: 55, jitter: 2.5, width: 1 })).join("");
+    return castShadow(d, 0.22) + hairMass(look, "hairFrontClip", d, fields, [g.cx - 0.28 * W, top - 0.1 * H, 0.16 * W, 0.06 * H]);
   }
   // Short hair: a cap with a soft hairline and short sideburns.
   const left: Pt[] = [
@@ -98,10 +104,13 @@ export function drawFrontHair(look: FaceLook): string {
   const d = smoothPath([
     ...left, [g.cx, top - 0.2 * H], ...mirror(left, g.cx), [g.cx + 0.44 * W, top + 0.1 * H], ...hairline,
   ], true, 0.85);
-  return `<path d="${d}" fill="url(#hairGrad)"/>${strands(look, [
-    `M${g.cx - 0.3 * W},${top - 0.08 * H} Q${g.cx},${top - 0.17 * H} ${g.cx + 0.3 * W},${top - 0.08 * H}`,
-    `M${g.cx - 0.4 * W},${top - 0.02 * H} Q${g.cx - 0.1 * W},${top - 0.1 * H} ${g.cx + 0.15 * W},${top - 0.06 * H}`,
-  ])}`;
+  // Cropped close: a grain rather than strands, and a hairline that fades into the skin.
+  const rnd = hairRandom(look, 5);
+  const fields = [-1, 1].map((s) => strandField(look, rnd,
+    [[g.cx + s * 0.05 * W, top - 0.2 * H], [g.cx + s * 0.35 * W, top - 0.17 * H], [g.cx + s * 0.5 * W, top + 0.02 * H]],
+    [[g.cx + s * 0.02 * W, top - 0.06 * H], [g.cx + s * 0.2 * W, top - 0.02 * H], [g.cx + s * 0.4 * W, top + 0.06 * H]],
+    { count: 45, jitter: 6, width: 0.9 })).join("");
+  return castShadow(d, 0.25) + hairMass(look, "hairFrontClip", d, fields, [g.cx - 0.22 * W, top - 0.13 * H, 0.18 * W, 0.05 * H]);
 }
 
 /** Points on the ellipse round the head that curly hair fills: from the left temple, over the top, to the right. */

@@ -32,7 +32,9 @@ function runFfmpeg(file: string, width: number, height: number, opts: RasteriseO
     const child = spawn(opts.ffmpegPath ?? "ffmpeg", args, { stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let stderr = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 20_000);
+    // Generous: a one-off at start-up, and a shaded face with its soft filters takes a few
+    // seconds on a loaded CPU.
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
     child.stdout.on("data", (c: Buffer) => chunks.push(c));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("error", (e) => {

@@ -65,6 +65,38 @@ describe("stock faces", () => {
     }
   });
 
+  it("are lit and textured like a photograph, not flat fills", () => {
+    for (const { id, face } of faces) {
+      const y = face.i420;
+      const at = (x: number, yy: number) => y[Math.floor(yy) * 256 + Math.floor(x)];
+      const mean = (x0: number, y0: number, r: number) => {
+        let s = 0;
+        for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) s += at(x0 + dx, y0 + dy);
+        return s / (2 * r + 1) ** 2;
+      };
+      // Mean distance of a pixel from the mean of its four neighbours: 0 on a flat or smooth fill.
+      const grain = (x0: number, y0: number, r: number) => {
+        let s = 0;
+        for (let dy = -r; dy <= r; dy++) {
+          for (let dx = -r; dx <= r; dx++) {
+            const [x, yy] = [x0 + dx, y0 + dy];
+            s += Math.abs(at(x, yy) - (at(x - 1, yy) + at(x + 1, yy) + at(x, yy - 1) + at(x, yy + 1)) / 4);
+          }
+        }
+        return s / (2 * r + 1) ** 2;
+      };
+      const a = face.anchors;
+      // One key light from the image-left: the image-right cheek falls into shade.
+      const cheekY = a.leftEye.y + a.face.height * 0.16;
+      const lit = mean(a.face.x - a.face.width * 0.3, cheekY, 4);
+      const shaded = mean(a.face.x + a.face.width * 0.3, cheekY, 4);
+      expect(lit - shaded, id).toBeGreaterThan(10);
+      // Skin has texture, and the background has a photograph's grain.
+      expect(grain(a.face.x, a.leftBrow.y - 14, 5), id).toBeGreaterThan(0.6);
+      expect(grain(14, 14, 8), id).toBeGreaterThan(0.4);
+    }
+  });
+
   it("look different from each other", () => {
     let diff = 0;
     for (let i = 0; i < 256 * 256; i++) diff += Math.abs(faces[0].face.i420[i] - faces[1].face.i420[i]);
