@@ -1,6 +1,7 @@
 // Implements: "the mouth closes in pauses" for a photo taken with the lips apart (issue 10
 // item 2): how far below the seam the lower lip's inner edge lies in the photo, so the renderer
-// can close the lips at rest (FaceAnchors mouth.gap, box/render/README.md "The mouth").
+// can close the lips at rest (FaceAnchors mouth.gap, box/render/README.md "The mouth"), with the
+// seam moved up to the upper lip's real edge when the mesh put it on the teeth.
 import type { FaceAnchors, Point } from "../render/prepared-face.ts";
 import { MESH } from "./mesh-anchors.ts";
 
@@ -38,6 +39,17 @@ export function withMouthGap(anchors: FaceAnchors, mesh: Point[], rgba: Uint8Arr
       if (luma(y) - lip < 0.4 * (start - lip)) break;
     }
   }
-  const gap = edge - seam;
-  return { ...anchors, mouth: { ...anchors.mouth, gap } };
+  // The seam sits a little inside the gap (mesh-anchors.ts), and the mesh's upper inner-lip
+  // points often lie a pixel or two into the teeth: move it up to where the upper lip really
+  // ends, so closing the lips leaves no sliver of teeth under the upper lip (issue 25 item 1).
+  let top = seam;
+  const teeth = Math.max(start, luma(seam + 1));
+  if (teeth - lip > 12) {
+    for (let y = seam; y > seam - 0.08 * mW; y--) {
+      if (luma(y) - lip < 0.5 * (teeth - lip)) break;
+      top = y - 1;
+    }
+  }
+  const gap = edge - top;
+  return { ...anchors, mouth: { ...anchors.mouth, y: top, gap } };
 }

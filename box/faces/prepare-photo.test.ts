@@ -25,7 +25,7 @@ beforeAll(async () => {
   single = await preparePhoto(await singlePhoto(), { size: SIZE });
   smiling = await preparePhoto(await smilingPhoto(), { size: SIZE });
   mkdirSync(SHEETS, { recursive: true });
-});
+}, 120_000);
 
 afterAll(async () => {
   await renderer?.dispose();

@@ -1,6 +1,7 @@
 // Implements: photo preparation (issue 10 item 2): decode and orient the photo, find the faces
 // and their mesh, take the largest, frame it in a square at the renderer's size with the eyes
 // level, and hand the renderer a PreparedFace (box/render/README.md) with anchors from the mesh.
+import { MOUTH } from "../render/face-warp/terms-mouth.ts";
 import { prepareFace, type PreparedFace, type Point } from "../render/prepared-face.ts";
 import { FaceLandmarker } from "./face-landmarker.ts";
 import { parseFraming } from "./framing.ts";
@@ -109,6 +110,13 @@ export async function preparePhoto(bytes: Uint8Array, opts: PhotoPrepOptions): P
   if (Math.abs(roll) > (3 * Math.PI) / 180) notes.push(`the head was tilted by ${Math.abs(deg(roll))} degrees; the photo was turned to level the eyes`);
   const yaw = meshYaw(mesh);
   if (Math.abs(yaw) > 0.9) notes.push("the face is turned well away from the camera; a frontal photo talks more convincingly");
+  // The renderer closes a picture's open mouth at rest (box/render/README.md "The mouth").
+  const gap = anchors.mouth.gap ?? 0;
+  if (gap > MOUTH.restGapMax * anchors.mouth.width) {
+    notes.push("the mouth is wide open in the photo; at rest the avatar's lips close only part of the way (a photo with the lips together or smiling rests better)");
+  } else if (gap > 0) {
+    notes.push("the lips are apart in the photo; the avatar closes them at rest and opens onto the photo's own teeth");
+  }
   if (scale > 2) notes.push(`the face is small in the photo (${Math.round(faceH)} pixels from hairline to chin); the avatar will look soft`);
   if (warped.paddedPixels > size * size * 0.02) notes.push("the frame reaches past the photo's edge; the gap was filled with blurred edge colour");
 

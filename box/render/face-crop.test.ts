@@ -21,7 +21,7 @@ beforeAll(async () => {
     FaceRenderer.load({ width: SIZE, height: SIZE }),
     loadStockFaces(SIZE),
   ]);
-});
+}, 120_000);
 afterAll(async () => {
   await Promise.all([full.dispose(), crop.dispose()]);
 });

@@ -10,7 +10,7 @@ let faces: StockFace[];
 
 beforeAll(async () => {
   [renderer, faces] = await Promise.all([FaceRenderer.load({ width: SIZE, height: SIZE }), loadStockFaces(SIZE)]);
-});
+}, 120_000);
 
 async function render(face: PreparedFace, p: Partial<FrameParams> = {}): Promise<Uint8Array> {
   return renderer.render(face, { ...NEUTRAL_FRAME, ...p }, new Uint8Array(face.i420.length));

@@ -9,11 +9,14 @@ import type { Tone } from "../../shared/wire/tones.ts";
  */
 export const TONE_REST: Record<Tone, Partial<FrameParams>> = {
   neutral: {},
-  happy: { smile: 0.6, brow: 0.12 },
-  sad: { smile: -0.55, brow: 0.45 },
-  surprised: { brow: 0.9, open: 0.22, round: 0.35 },
-  thoughtful: { smile: -0.2, brow: -0.55, round: 0.12 },
-  serious: { smile: -0.18, brow: -0.4, wide: 0.12 },
+  // Strong enough to read at a glance in a small video tile (issue 25 item 3: the earlier,
+  // milder values barely changed a face): the corners, the cheeks and lower lids (smile's
+  // squint) and the brows all move.
+  happy: { smile: 0.9, brow: 0.22 },
+  sad: { smile: -0.85, brow: 0.6 },
+  surprised: { brow: 1, open: 0.3, round: 0.4 },
+  thoughtful: { smile: -0.32, brow: -0.85, round: 0.15 },
+  serious: { smile: -0.35, brow: -0.7, wide: 0.15 },
 };
 
 /** The full resting frame for a tone. */

@@ -2,10 +2,12 @@
 // them from colours sampled around the face's mouth): a dark cavity (darker into the corners)
 // whose rims, the lips' inner faces, take the lip line's colour, upper teeth under the upper lip
 // lit like the photo, and a subdued tongue low in the middle, blended as a lens between the
-// parted lips with a feathered edge. Computed only on a crop around the mouth (the rest of the
-// frame is untouched) and pasted back.
+// parted lips with a feathered edge that softens towards the corners; where the picture has its
+// own opening, its own interior is shown over the painted one (photo-mouth.ts). Computed only
+// on a crop around the mouth (the rest of the frame is untouched) and pasted back.
 import type { Maths, V } from "./graph-builder.ts";
 import { INTERIOR_KEYS, type MouthInterior } from "../mouth-palette.ts";
+import { photoMouth, type PhotoMouthPose } from "./photo-mouth.ts";
 import type { AnchorS } from "./scalars.ts";
 import type { MouthShape } from "./terms-mouth.ts";
 
@@ -36,6 +38,8 @@ export function mouthColours(m: Maths, mouth: V): MouthColours {
 export interface Plane {
   /** Warped plane, float [1, C, h, w]. */
   warped: V;
+  /** The unwarped plane, float [1, C, h, w] (the picture's own mouth is sampled from it). */
+  source: V;
   /** The same plane rounded to uint8. */
   rounded: V;
   /** 1 for luma, 2 for chroma (pixels per sample in luma units). */
@@ -74,10 +78,15 @@ export interface MouthProfiles {
   teethLen: V; teethCols: V; toothGaps: V;
   /** Columns: 1 / height (for the height within the opening), tongue weight, 1 / rim width. */
   invGap: V; tongueCols: V; invRim: V;
-  /** Columns: luma factor darkening into the corners; the closed seam's line weight. */
-  shade: V; lineCols: V;
-  /** Rows: offset from the seam row, and the closed seam's line weight. */
-  rows: V; lineRows: V;
+  /**
+   * Columns: luma factor darkening into the corners; the edge's feather relative to the
+   * centre's (wider towards the corners); how opaque the interior is (less at the corners).
+   */
+  shade: V; featherScale: V; opacity: V;
+  /** Columns: the picture's own opening (terms-mouth.ts picTop, picSpan) and px from the mouth centre. */
+  picTop: V; picSpan: V; dx: V;
+  /** Rows: offset from the seam row. */
+  rows: V;
 }
 
 export function mouthProfiles(m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthShape): MouthProfiles {
@@ -89,7 +98,7 @@ export function mouthProfiles(m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthSh
   const between = m.sub(1, m.abs(m.sin(m.div(xc, m.mul(a.mW, 0.115 / Math.PI)))));
   const teethLen = m.mul(
     m.min(m.mul(a.mW, 0.078), m.mul(gap, 0.38)),
-    m.mul(m.fma(between, -0.16, 1), m.fma(m.mul(u, u), -0.3, 1)),
+    m.mul(m.fma(between, -0.25, 1), m.fma(m.mul(u, u), -0.45, 1)),
   );
   const rows = m.sub(ys, a.my);
   return {
@@ -99,14 +108,21 @@ export function mouthProfiles(m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthSh
     toothGaps: m.fma(m.pow(between, 6), -0.22, 1),
     invGap: m.div(1, m.max(gap, 0.5)),
     tongueCols: m.sub(1, m.smoothstep(0.15, 0.85, u)),
-    invRim: m.div(1, m.fma(gap, 0.1, 1.2)),
+    // The lips' inner faces: a band that widens with the opening (the cavity darkens gradually).
+    invRim: m.div(1, m.fma(gap, 0.2, 1.4)),
     shade: m.fma(m.smoothstep(0.3, 1.0, u), -0.45, 1),
-    lineCols: m.mul(m.sub(1, m.smoothstep(0.7, 1.05, u)), m.mul(shape.closing, 0.85)),
-    rows, lineRows: m.gauss(rows, 0, 0.9),
+    // Lips overlap softly at the corners: the edge there is about twice as soft as in the middle.
+    featherScale: m.fma(m.mul(u, u), 1.3, 1),
+    // ...and the interior thins out there, so the opening ends in the lips' own shadow, not a point.
+    opacity: m.fma(m.smoothstep(0.55, 1.0, u), -0.5, 1),
+    picTop: shape.picTop, picSpan: shape.picSpan, dx: xc,
+    rows,
   };
 }
 
-export function paintCavity(m: Maths, a: AnchorS, pr: MouthProfiles, crop: CropGrid, colours: MouthColours, plane: Plane): V {
+export function paintCavity(
+  m: Maths, a: AnchorS, pr: MouthProfiles, crop: CropGrid, colours: MouthColours, pose: PhotoMouthPose, plane: Plane,
+): V {
   const g = m.g;
   const two = g.ci([2]);
   const int = (x: V, f: V) => g.op("Mul", [x, f]);
@@ -130,8 +146,11 @@ export function paintCavity(m: Maths, a: AnchorS, pr: MouthProfiles, crop: CropG
   const inside = m.min(d, m.sub(gap, d));
   // A feathered edge centred half a feather inside the lips (so the lips' own edge stays whole);
   // a closed mouth (gap 0) paints nothing, a thin one only a faint line.
-  const mask = m.clamp01(m.add(m.mul(inside, 1 / soft), m.clip(m.mul(gap, 0.5 / soft), 0, 0.5)));
-  const teeth = m.mul(m.clamp01(m.fma(m.sub(col(pr.teethLen), d), 1 / (soft * 0.8), 0.5)), col(pr.teethCols));
+  const invSoft = m.div(1 / soft, col(pr.featherScale));
+  const edge = m.clamp01(m.add(m.mul(inside, invSoft), m.clip(m.mul(m.mul(gap, 0.5), invSoft), 0, 0.5)));
+  const mask = m.mul(edge, col(pr.opacity));
+  // The teeth's tips fade into the cavity over more than a pixel (they are translucent there).
+  const teeth = m.mul(m.clamp01(m.fma(m.sub(col(pr.teethLen), d), 1 / (soft * 1.4), 0.5)), col(pr.teethCols));
   // Tongue: the lower middle of the opening (0 at the upper lip, 1 at the lower), rising into
   // view as the mouth opens.
   const tongue = m.mul(m.smoothstep(0.45, 0.9, m.mul(d, col(pr.invGap))), col(pr.tongueCols));
@@ -146,19 +165,23 @@ export function paintCavity(m: Maths, a: AnchorS, pr: MouthProfiles, crop: CropG
   if (luma) {
     // The upper lip's shadow on the teeth.
     const lipShadow = m.clip(m.fma(d, m.div(0.3, m.mul(a.mW, 0.05)), 0.7), 0, 1);
-    teethCol = m.fma(m.mul(m.sub(teethCol, 16), col(pr.toothGaps)), lipShadow, 16);
+    // ...and the teeth a little greyer towards their tips (a row of painted teeth otherwise reads as a strip).
+    const tips = m.clip(m.fma(d, m.div(-0.18, m.max(col(pr.teethLen), 1)), 1), 0.82, 1);
+    teethCol = m.fma(m.mul(m.mul(m.sub(teethCol, 16), col(pr.toothGaps)), tips), lipShadow, 16);
   }
   cav = m.fma(teeth, m.sub(teethCol, cav), cav);
   // Depth: the interior darkens into the corners (luma; chroma keeps its hue).
   const cavShaded = luma ? m.fma(m.sub(cav, 16), col(pr.shade), 16) : cav;
 
-  // Where a picture's open mouth is closed, the lips meet along a soft dark line (which also
-  // hides any row of its teeth left at the seam).
-  const seamLine = m.mul(m.mul(row(pr.lineRows), col(pr.lineCols)), m.sub(1, mask));
+  // The picture's own interior where it has one (its teeth, with the head above and the jaw below).
+  const own = photoMouth(m, pose, {
+    source: plane.source, d, gap, picTop: col(pr.picTop), picSpan: col(pr.picSpan), dx: col(pr.dx), soft,
+  });
+  const interior = m.add(cavShaded, m.mul(own.weight, m.sub(own.sample, cavShaded)));
+
   const patch = m.slice(m.slice(plane.warped, r0, r1, [2]), c0, c1, [3]);
-  const painted = m.add(patch, m.mul(mask, m.sub(cavShaded, patch)));
-  const blended = m.add(painted, m.mul(seamLine, m.sub(c.rim, painted)));
-  const patch8 = m.cast(m.add(blended, 0.5), "uint8");
+  const painted = m.add(patch, m.mul(mask, m.sub(interior, patch)));
+  const patch8 = m.cast(m.add(painted, 0.5), "uint8");
   return paste(m, plane.rounded, patch8, r0, r1, c0, c1);
 }
 

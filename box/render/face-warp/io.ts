@@ -3,7 +3,7 @@
 import type { FrameParams } from "../frame-params.ts";
 
 /** Bumped whenever the generated graph changes, so a stale generated file is rebuilt. */
-export const FACE_WARP_VERSION = "9";
+export const FACE_WARP_VERSION = "10";
 
 export const IO = {
   /** uint8 [1, 1, H, W]: the face's luma plane. */

@@ -4,6 +4,7 @@
 // (I420 in, I420 out), and the mouth interior is painted on a crop around the mouth.
 import { attrI, attrInts, attrS, GraphBuilder, Maths, type V } from "./graph-builder.ts";
 import { cropGrid, mouthColours, mouthProfiles, paintCavity } from "./cavity.ts";
+import { photoMouthPose } from "./photo-mouth.ts";
 import { FACE_WARP_VERSION, IO, PARAM_ORDER } from "./io.ts";
 import { headPose, moveAnchors, readAnchors, readParams } from "./scalars.ts";
 import { blinkTerm, breatheTerm, browTerm, headTerms, squintTerm, type Coords, type Term } from "./terms-face.ts";
@@ -83,18 +84,21 @@ export function buildFaceWarpModel(): BuiltModel {
   const gridUV = grid(m.slice(a2, hi1, end, [0]), m.slice(b3, wi1, end, [1]), g.op("Div", [hi1, g.ci([2])]));
 
   const sample = (img: V, gr: V) =>
-    g.op("GridSample", [m.cast(img, "float"), gr], [
+    g.op("GridSample", [img, gr], [
       attrS("mode", "bilinear"), attrS("padding_mode", "border"), attrI("align_corners", 0),
     ]);
-  const warpedY = sample(y, gridY);
-  const warpedUV = sample(uv, gridUV);
+  const yF = m.cast(y, "float");
+  const uvF = m.cast(uv, "float");
+  const warpedY = sample(yF, gridY);
+  const warpedUV = sample(uvF, gridUV);
   const round8 = (v: V) => m.cast(m.add(v, 0.5), "uint8");
 
   const crop = cropGrid(m, a, mouth.shape, wf, hf, wi, hi);
   const colours = mouthColours(m, mouthIn);
   const profiles = mouthProfiles(m, xs, ys, a, mouth.shape);
-  const yOut = paintCavity(m, a, profiles, crop, colours, { warped: warpedY, rounded: round8(warpedY), step: 1 });
-  const uvOut = paintCavity(m, a, profiles, crop, colours, { warped: warpedUV, rounded: round8(warpedUV), step: 2 });
+  const pose = photoMouthPose(m, base, head, mouth.shape.halfWidth, wf, hf);
+  const yOut = paintCavity(m, a, profiles, crop, colours, pose, { warped: warpedY, source: yF, rounded: round8(warpedY), step: 1 });
+  const uvOut = paintCavity(m, a, profiles, crop, colours, pose, { warped: warpedUV, source: uvF, rounded: round8(warpedUV), step: 2 });
   g.output(yOut, IO.yOut, "uint8", [1, 1, "H", "W"]);
   g.output(uvOut, IO.uvOut, "uint8", [1, 2, "Hc", "Wc"]);
 

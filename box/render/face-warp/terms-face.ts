@@ -89,14 +89,18 @@ export function blinkTerm(m: Maths, k: Coords, e: EyeS, p: ParamS): Term {
   return { row, colY: m.mul(he, m.neg(travel)) };
 }
 
-/** Smiling pushes the cheeks up: the lower lid rises a little (a "smiling eyes" squint). */
+/**
+ * Smiling pushes the cheeks up: the lower lid rises a little (a "smiling eyes" squint); brows
+ * drawn down (concentration, sternness) narrow the eyes the same way, a little less.
+ */
 export function squintTerm(m: Maths, k: Coords, e: EyeS, p: ParamS): Term {
   const lower = m.fma(e.h, 0.5, e.y);
   const into = m.smoothstep(m.fma(e.h, -0.4, lower), lower, k.ys);
   const below = m.sub(1, m.smoothstep(lower, m.fma(e.h, 1.8, lower), k.ys));
   const ue = m.div(m.sub(k.xs, e.x), m.mul(e.w, 0.75));
   const cols = m.relu(m.sub(1, m.mul(ue, ue)));
-  return { row: m.mul(into, below), colY: m.mul(cols, m.mul(m.mul(m.relu(p.smile), e.h), 0.2)) };
+  const amount = m.add(m.mul(m.relu(p.smile), 0.3), m.mul(m.relu(m.neg(p.brow)), 0.22));
+  return { row: m.mul(into, below), colY: m.mul(cols, m.mul(amount, e.h)) };
 }
 
 /**

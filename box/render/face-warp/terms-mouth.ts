@@ -1,7 +1,8 @@
 // Mouth and jaw: the lower lip drops, the jaw turns about the joints by the ears (the chin drops
 // rigidly, less towards the jaw's angles), the upper lip lifts a little, the corners move out
 // (wide, smile), in (round), up (smile) or down (frown). The lips part with a step at the seam;
-// what the step leaves between the lips is painted over by the mouth interior (cavity.ts).
+// what the step leaves between the lips is filled by the mouth interior (cavity.ts: the
+// picture's own opening where it has one, photo-mouth.ts, else painted in its colours).
 import type { Maths, V } from "./graph-builder.ts";
 import type { AnchorS, ParamS } from "./scalars.ts";
 import type { Coords, Term } from "./terms-face.ts";
@@ -16,8 +17,10 @@ export interface MouthShape {
   lo: V;
   /** Height of the opening per column (px). */
   gap: V;
-  /** 0..1: how much the lips are being closed over the picture's own opening (a scalar; 0 for a closed picture). */
-  closing: V;
+  /** Per column: where the picture's upper lip edge is taken from, px relative to the seam (<= 0). */
+  picTop: V;
+  /** Per column: the height of the picture's own opening between the two lips' taken edges (px; 0 for closed lips). */
+  picSpan: V;
 }
 
 export const MOUTH = {
@@ -41,9 +44,9 @@ export const MOUTH = {
   /** The most of a picture's own opening that is closed at rest, in mouth widths (a yawn stays open). */
   restGapMax: 0.3,
   /** Closing a picture's opening moves the lower lip this much further, in mouth widths (at most the opening)... */
-  restGapSpare: 0.02,
+  restGapSpare: 0.035,
   /** ...and the upper lip this share of the opening down (the seam sits just under the upper lip)... */
-  restGapAbove: 0.25,
+  restGapAbove: 0.06,
   /** ...while the jaw rises this share of what it would for the same opening (the lower lip does the rest). */
   restJaw: 0.6,
   /** Upper-lip lift at open = 1, in mouth widths. */
@@ -73,8 +76,14 @@ export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS, restGap: 
   const gapPic = m.min(restGap, m.mul(mW, MOUTH.restGapMax));
   const spare = m.min(gapPic, m.mul(mW, MOUTH.restGapSpare));
   const picLower = m.add(gapPic, spare);
-  const picUpper = m.fma(gapPic, MOUTH.restGapAbove, m.mul(spare, 0.5));
   const jawDrop = m.mul(m.sub(p.open, m.mul(m.div(picLower, dropFull), MOUTH.restJaw)), jawFull);
+  // How far the lips' edges are taken in over the picture's opening: all the way at rest (the
+  // upper lip a little down, the lower one up past the picture's teeth), not at all once the
+  // opening is as tall as the picture's own, so an open mouth keeps both lips at their real
+  // thickness (and shows the picture's own teeth between them: photo-mouth.ts).
+  const shut = m.clamp01(m.sub(1, m.div(m.mul(p.open, m.add(dropFull, liftFull)), m.max(gapPic, 0.5))));
+  const shutLower = m.fma(spare, shut, gapPic);
+  const shutUpper = m.mul(m.fma(gapPic, MOUTH.restGapAbove, m.mul(spare, 0.5)), shut);
   // Relative horizontal stretch of the mouth.
   const kx = m.sub(m.add(m.mul(p.wide, 0.14), m.mul(m.relu(p.smile), 0.07)), m.mul(p.round, 0.25));
   const halfWidth = m.mul(m.mul(mW, 0.5), m.add(1, kx));
@@ -87,8 +96,10 @@ export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS, restGap: 
   const picLens = m.pow(m.relu(m.sub(1, m.mul(uu, uu))), 0.8);
   // Each lip's travel per column from where the picture has it: the opening's minus the picture's own.
   const liftOpen = m.mul(lens, m.mul(p.open, liftFull));
-  const lift = m.sub(liftOpen, m.mul(picLens, picUpper));
-  const drop = m.sub(m.mul(lens, m.mul(p.open, dropFull)), m.mul(picLens, picLower));
+  const picTop = m.neg(m.mul(picLens, shutUpper));
+  const picBottom = m.mul(picLens, shutLower);
+  const lift = m.add(liftOpen, picTop);
+  const drop = m.sub(m.mul(lens, m.mul(p.open, dropFull)), picBottom);
   // Corner profile: 0 at the centre, 1 at the corners, fading beyond them (to nothing on the
   // cheeks, so the face's crop box stays small: crop-box.ts).
   const t2 = m.mul(uu, 1 / 1.69);
@@ -138,6 +149,6 @@ export function mouthTerms(m: Maths, k: Coords, a: AnchorS, p: ParamS, restGap: 
   const lensGap = m.mul(lens, m.mul(p.open, m.add(dropFull, liftFull)));
   return {
     terms,
-    shape: { halfWidth, u, lo: m.sub(seam, liftOpen), gap: lensGap, closing },
+    shape: { halfWidth, u, lo: m.sub(seam, liftOpen), gap: lensGap, picTop, picSpan: m.sub(picBottom, picTop) },
   };
 }

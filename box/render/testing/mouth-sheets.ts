@@ -1,7 +1,8 @@
 // A hand check of the mouth on real photos and stock faces (box/render/README.md "Mouth"):
-//   node_modules/.bin/bun box/render/testing/mouth-sheets.ts <prefix> [--out=.cache/faces]
+//   node_modules/.bin/bun box/render/testing/mouth-sheets.ts <prefix> [--out=.cache/faces] [--only=single,smiling]
 // Writes <prefix>-<name>.png (the contact sheet of box/faces/contact-sheet.ts) and
-// <prefix>-<name>.mouth.png (mouth close-ups at rest, open 0.35/0.7/1 and smiling, large) for
+// <prefix>-<name>.mouth.png (mouth close-ups of the photo itself, then at rest, open 0.35/0.7/1
+// and smiling, large) for
 // the face-api demo photos (crops of single people and the largest face of group photos) and
 // one stock face.
 import { mkdir, writeFile } from "node:fs/promises";
@@ -20,6 +21,8 @@ import { restFrame } from "../tone-rest.ts";
 const args = process.argv.slice(2);
 const prefix = args.find((a) => !a.startsWith("--")) ?? "sheet";
 const outDir = args.find((a) => a.startsWith("--out="))?.slice(6) ?? ".cache/faces";
+/** `--only=single,smiling`: just those faces. */
+const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const SIZE = 512;
 const ZOOM = 384;
 
@@ -49,11 +52,13 @@ function lowerFace(rgba: Uint8Array, face: PreparedFace): Uint8Array {
 }
 
 async function mouthStrip(renderer: FaceRenderer, face: PreparedFace): Promise<Uint8Array> {
-  const w = ZOOM * FRAMES.length;
+  const w = ZOOM * (FRAMES.length + 1);
   const strip = new Uint8Array(w * ZOOM * 4);
   const frame = new Uint8Array(face.i420.length);
-  for (const [i, p] of FRAMES.entries()) {
-    await renderer.render(face, p, frame);
+  // The first tile is the picture itself, to compare the rest frame with.
+  for (const [i, p] of [null, ...FRAMES].entries()) {
+    if (p) await renderer.render(face, p, frame);
+    else frame.set(face.i420);
     const tile = lowerFace(i420ToRgba(frame, SIZE, SIZE), face);
     for (let y = 0; y < ZOOM; y++) strip.set(tile.subarray(y * ZOOM * 4, (y + 1) * ZOOM * 4), (y * w + i * ZOOM) * 4);
   }
@@ -71,6 +76,7 @@ const faces: [string, () => Promise<PreparedFace>][] = [
   ["stock", async () => (await loadStockFaces(SIZE))[0].face],
 ];
 for (const [name, load] of faces) {
+  if (only && !only.includes(name)) continue;
   const face = await load();
   await writeFile(join(outDir, `${prefix}-${name}.png`), await renderContactSheet(renderer, face));
   await writeFile(join(outDir, `${prefix}-${name}.mouth.png`), await mouthStrip(renderer, face));
