@@ -18,6 +18,7 @@ import type { ToolCalls } from "./tool-calls.ts";
 import type { TurnTools } from "./turn-tools.ts";
 import type { TurnEvent } from "./turn-events.ts";
 import { LiveSpeech } from "./live-speech.ts";
+import type { ConfirmGate } from "./confirm-gate.ts";
 
 const MAX_TOOL_ROUNDS = 4;
 /** A reply this long is cut: an endless generation must not speak for ever. */
@@ -69,48 +70,6 @@ export interface TurnRequest {
    * to the transcript, and no tool runs. Dropped: the turn ends without a trace (`speculation_dropped`).
    */
   gate?: ConfirmGate;
-}
-
-/**
- * The confirmation gate of a speculative turn. Work held before the decision runs, in order, at
- * `confirm()`; after it, at once. `drop()` discards it all. Decided once.
- */
-export class ConfirmGate {
-  state: "pending" | "confirmed" | "dropped" = "pending";
-  /** Resolves true when confirmed, false when dropped. */
-  readonly decided: Promise<boolean>;
-  private held: (() => void)[] = [];
-  private settle!: (ok: boolean) => void;
-
-  constructor() {
-    this.decided = new Promise((r) => (this.settle = r));
-  }
-
-  get pending(): boolean {
-    return this.state === "pending";
-  }
-
-  /** Runs `fn` now once confirmed, at confirmation while pending, never once dropped. */
-  hold(fn: () => void): void {
-    if (this.state === "confirmed") fn();
-    else if (this.state === "pending") this.held.push(fn);
-  }
-
-  confirm(): void {
-    if (this.state !== "pending") return;
-    this.state = "confirmed";
-    const held = this.held;
-    this.held = [];
-    for (const fn of held) fn();
-    this.settle(true);
-  }
-
-  drop(): void {
-    if (this.state !== "pending") return;
-    this.state = "dropped";
-    this.held = [];
-    this.settle(false);
-  }
 }
 
 /** The refusal a dropped speculative turn ends with (nothing was sent, said or stored). */

@@ -1,10 +1,11 @@
 // A voice socket on fakes, driven in audio time (no box, no model files): the microphone's audio
-// goes through the real VoiceSocket, TurnEndClock and VAD segmenter; the VAD model scores a window
+// goes through the real VoiceSocket, its TurnCore and VAD segmenter; the VAD model scores a window
 // by its loudness, the recogniser says what the test tells it, and the turn engine records each
 // turn and keeps the real engine's promise for a speculative one (nothing until confirmed, a drop
 // ends in `speculation_dropped`). Frames the socket sends collect in `frames`.
 import type { Principal } from "../../auth/principal.ts";
-import { speculationDropped, type ConfirmGate, type TurnEngine, type TurnRequest } from "../../chat/turn-engine.ts";
+import { speculationDropped, type TurnEngine, type TurnRequest } from "../../chat/turn-engine.ts";
+import type { ConfirmGate } from "../../chat/confirm-gate.ts";
 import type { LiveSession } from "../../live/live-session.ts";
 import type { AsrEngine, AsrEvents, AsrStream } from "../../speech/asr.ts";
 import type { SileroVad } from "../../speech/silero-vad.ts";

@@ -6,6 +6,7 @@
 // so the decision is the same on a loaded machine. The decision core is pure; the controller
 // below it joins it to the socket through a small host.
 import { WINDOW_MS } from "../../speech/vad-segmenter.ts";
+import type { Timers } from "./pause.ts";
 
 /** The thresholds (docs/api-notes.md "Barge-in"). */
 export const BARGE_RULES = {
@@ -137,17 +138,31 @@ export interface BargeHost {
   bargeIn(): void;
 }
 
-/** Joins the decision to the socket; `enabled: false` (BOX_BARGE_PAUSE=off) keeps the one-step rule. */
+/** The backstop's timer by default: it never keeps the process alive on its own. */
+const unrefTimers: Timers = {
+  set: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * Joins the decision to the socket; `enabled: false` (BOX_BARGE_PAUSE=off) keeps the one-step rule.
+ * `timers`: where the wall-clock backstop is armed (the turn core turns it into an action).
+ */
 export class BargeInController {
   private readonly decision = new BargeDecision();
   /** The words already heard when the hold began (they belong to something else). */
   private before = "";
   private released = false;
-  private backstop: ReturnType<typeof setTimeout> | null = null;
+  private backstop: unknown = null;
 
   constructor(
     private readonly host: BargeHost,
     readonly enabled = true,
+    private readonly timers: Timers = unrefTimers,
   ) {}
 
   /** True while a hold waits for its decision: the socket takes no turn meanwhile. */
@@ -189,7 +204,7 @@ export class BargeInController {
 
   /** Ends a hold without a decision (mute, teardown): the avatar goes on. */
   stop(): void {
-    if (this.backstop) clearTimeout(this.backstop);
+    if (this.backstop) this.timers.clear(this.backstop);
     if (!this.decision.holding) return;
     this.decision.reset();
     this.released = true;
@@ -197,12 +212,11 @@ export class BargeInController {
   }
 
   private act(action: BargeAction, text: string, wasHeld: boolean): void {
-    if (action && this.backstop) clearTimeout(this.backstop);
+    if (action && this.backstop) this.timers.clear(this.backstop);
     if (action === "hold") {
       this.before = text;
       this.released = false;
-      this.backstop = setTimeout(() => this.stop(), BARGE_RULES.backstopMs);
-      this.backstop.unref?.();
+      this.backstop = this.timers.set(() => this.stop(), BARGE_RULES.backstopMs);
       this.host.hold();
     } else if (action === "release" && wasHeld) {
       this.released = true;

@@ -49,6 +49,9 @@ export class TurnEndClock {
   private voiceBack = false;
   private quietWindows = 0;
 
+  /** `now`: the wall clock (ms) the end of the voice is stamped with; a test passes a virtual one. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
   /** Audio received so far, in ms of 16 kHz audio. */
   get receivedMs(): number {
     return this.received;
@@ -175,6 +178,6 @@ export class TurnEndClock {
     // Voice that came back never moves the end earlier than the one before it.
     this.voiceEndMs = Math.max(end.endMs, this.voiceEndMs ?? 0);
     this.voicedRms = end.voicedRms;
-    this.voiceEndedAt = performance.now() - Math.max(0, this.received - end.endMs);
+    this.voiceEndedAt = this.now() - Math.max(0, this.received - end.endMs);
   }
 }

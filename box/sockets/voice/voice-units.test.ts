@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { breathyTail, endpointFor, EOT, isRealUtterance, skipHoldMs, speculationReady, turnDeadlineMs } from "./turn-taking.ts";
-import { ConfirmGate } from "../../chat/turn-engine.ts";
+import { ConfirmGate } from "../../chat/confirm-gate.ts";
 import { PauseState, type Timers } from "./pause.ts";
 import { BARGE_RULES, BargeDecision, BargeInController, wantsFloor } from "./barge-in.ts";
 import { withVoiceRig } from "../testing/voice-rig.ts";
