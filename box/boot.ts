@@ -14,7 +14,7 @@ import { TranscriptFiles } from "./conversations/transcripts.ts";
 import { CursorCodec } from "./conversations/cursor.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
 import { SettingsService } from "./settings/service.ts";
-import type { TtsProviderInfo } from "./settings/schema.ts";
+import type { TtsProviderInfo } from "../shared/wire/settings.ts";
 import { SettingsStore } from "./settings/store.ts";
 import { settingsRoutes } from "./settings/routes.ts";
 import { tokenRoutes } from "./tokens/routes.ts";

@@ -12,7 +12,7 @@ import { CredentialStore } from "./credential/store.ts";
 import type { GpuDriver } from "./gpu/drivers/driver.ts";
 import { NoGpuDriver } from "./gpu/drivers/none.ts";
 import { gpuRoutes } from "./gpu/routes.ts";
-import { DEFAULT_MAX_RUNTIME_SECONDS } from "./gpu/schema.ts";
+import { DEFAULT_MAX_RUNTIME_SECONDS } from "./gpu/defaults.ts";
 import { GpuService } from "./gpu/service.ts";
 import { GpuLeaseStore } from "./gpu/lease-store.ts";
 import { toErrorResponse } from "./http/errors.ts";
@@ -61,6 +61,8 @@ import { portraitRoutes } from "./portraits/routes.ts";
 import { PortraitService } from "./portraits/service.ts";
 import { PortraitStore } from "./portraits/store.ts";
 import { studioRoutes, type StudioOptions } from "./studio/routes.ts";
+import { BoxDocumentReader } from "./openapi/box-document.ts";
+import { openApiRoutes } from "./openapi/routes.ts";
 
 export interface PortalAppOptions {
   /** libSQL client holding the key table and the portal's tables (migrated by the caller). */
@@ -264,7 +266,9 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   app.route("/", avatarRoutes(avatars));
   app.route("/", voiceRoutes(voice));
   app.route("/", portraitRoutes(portraits));
-  app.route("/", studioRoutes({ ...options.studio, identity, keys, gpu, log }));
+  const boxDocument = new BoxDocumentReader({ boxUrl, fetch: options.fetch, now });
+  app.route("/", studioRoutes({ ...options.studio, identity, keys, gpu, log, boxDocument: () => boxDocument.read() }));
+  app.route("/", openApiRoutes({ boxUrl, fetch: options.fetch }));
   app.route("/", proxyRoutes({ boxUrl, fetch: options.fetch }));
 
   return Object.assign(app, { services: { identity, keys, credentials, gpu, signIn, voice, avatars, consent, assets, portraits, boxUrl } });

@@ -125,7 +125,7 @@ describe("the portal's core (everything portal/app.ts imports)", () => {
       expect(files).toContain(f);
     }
     // The entries' runtime modules stay outside it.
-    for (const f of ["portal/server.ts", "portal/deno.ts", "portal/db/bun-sqlite-reads.ts", "portal/proxy/bun-websocket.ts", "portal/sign-in/outbox-mailer.ts", "portal/studio/bun-bundle.ts"]) {
+    for (const f of ["portal/server.ts", "portal/deno.ts", "portal/wiring.ts", "portal/entry-lifecycle.ts", "portal/db/bun-sqlite-reads.ts", "portal/proxy/bun-websocket.ts", "portal/sign-in/outbox-mailer.ts", "portal/studio/bun-bundle.ts"]) {
       expect(files).not.toContain(f);
     }
   });

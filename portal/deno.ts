@@ -6,42 +6,28 @@
 // the Bun entry with Deno.serve, configured from the environment (portal/env.ts + portal/deno/env.ts),
 // and prints the same one JSON line `{"listening":"http://HOST:PORT"}` once up.
 //
-// What it wires, against portal/server.ts (the Bun entry):
+// Everything is wired once (portal/wiring.ts: secret, mail, GPU driver, media store, portraits, the
+// core's options); what this entry hands it differs from the Bun entry's (portal/server.ts):
 //   database     @libsql/client for `file:` (native binding, a local run), @libsql/client/web for a
 //                hosted libSQL (libsql:, https:, wss:): the edge. Same migrations.
 //   fast reads   node:sqlite statements on a local file (Bun: bun:sqlite); libSQL on a remote URL
-//   secret       PORTAL_SECRET, else generated once into PORTAL_DATA_DIR (needs a writable disk)
-//   mail         PORTAL_SMTP_URL (nodemailer over TCP), else the outbox folder (a writable disk)
 //   GPU          `none` (default here) and `ec2`; `local` spawns a box and is refused (Bun entry)
-//   media        PORTAL_STORAGE=file (a writable disk) or s3 (the edge)
-//   portraits    sharp where native code loads (a local run), else PORTAL_IMAGE_BASE_URL; with
-//                neither, generating answers 503 `portrait_generator_unavailable`
+//   signer       the core's Web Crypto HMAC (Bun: node:crypto)
 //   studio       the prebuilt script (portal/deno/studio-script.ts), a 503 with the build command
 //                when it is missing
 //   WebSockets   relayed with Deno.upgradeWebSocket (portal/deno/websocket.ts)
-import { lookup } from "node:dns/promises";
-import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { databaseUnusable } from "../shared/errors/database-unusable.ts";
-import { ec2DriverOptions } from "./gpu/drivers/ec2-options.ts";
+// An edge host has no writable disk: there PORTAL_SECRET, PORTAL_SMTP_URL and PORTAL_STORAGE=s3
+// are set, and portraits come from PORTAL_IMAGE_BASE_URL (sharp's native code does not load).
 import { createPortalApp, type PortalApp } from "./app.ts";
-import type { LedgerConnection } from "./consent/ledger.ts";
-import { recoverFromBusy } from "./db/busy.ts";
-import { localDbPath } from "./db/local-file.ts";
-import { createLibsqlClient, migrateLedgerForDeno, migratePortalDbForDeno, openPortalDbForDeno } from "./deno/libsql.ts";
+import { connectLedger } from "./consent/ledger-connect.ts";
+import { libsqlClientMaker, migrateLedgerForDeno, migratePortalDbForDeno, openPortalDbForDeno } from "./deno/libsql.ts";
 import { deno, type DenoApi } from "./deno/runtime.ts";
 import { openSqliteReads } from "./deno/sqlite-reads.ts";
-import { prebuiltStudioScript } from "./deno/studio-script.ts";
+import { prebuiltStudioScript, type PrebuiltStudioScript } from "./deno/studio-script.ts";
 import { readDenoPortalEnv, type DenoPortalEnv } from "./deno/env.ts";
 import { createDenoWebSocketRelay, isWebSocketUpgrade } from "./deno/websocket.ts";
-import type { GpuDriver } from "./gpu/drivers/driver.ts";
-import { NoGpuDriver } from "./gpu/drivers/none.ts";
-import type { SvgRasteriser } from "./portraits/generator.ts";
-import { loadOrCreateSecret } from "./secret-file.ts";
-import type { Mailer } from "./sign-in/mailer.ts";
-import { OutboxMailer, signInLinkIn } from "./sign-in/outbox-mailer.ts";
-import { SmtpMailer } from "./sign-in/smtp-mailer.ts";
-import { assetStoreFactory } from "./storage/open-store.ts";
+import { runPortalProcess } from "./entry-lifecycle.ts";
+import { enforceGpuBudget, wirePortal, type PortalRuntime } from "./wiring.ts";
 
 export interface RunningDenoPortal {
   url: string;
@@ -49,74 +35,36 @@ export interface RunningDenoPortal {
   stop(): Promise<void>;
 }
 
-const log = (msg: string, err?: unknown) => console.error(err === undefined ? msg : `${msg}: ${err instanceof Error ? err.message : String(err)}`);
+const noClient = (): never => {
+  throw new Error("the consent ledger lives in the portal database here (or is off): no client of its own");
+};
 
-async function createDriver(env: DenoPortalEnv): Promise<GpuDriver> {
-  if (env.gpuDriver !== "ec2") return new NoGpuDriver();
-  // Loaded only when used: the AWS SDK is large. Credentials: the SDK's chain (AWS_* variables at the edge).
-  const { Ec2GpuDriver } = await import("./gpu/drivers/ec2.ts");
-  return new Ec2GpuDriver(ec2DriverOptions(env, env.ec2.userDataFile ? await readFile(env.ec2.userDataFile, "utf8") : undefined));
-}
-
-/** Where sign-in mails are written when no mail server is configured; null with SMTP. */
-const outboxFolder = (env: DenoPortalEnv) => (env.smtpUrl ? null : (env.mailOutbox ?? join(env.dataDir, "outbox")));
-
-async function createMailer(env: DenoPortalEnv): Promise<Mailer> {
-  if (env.smtpUrl) return new SmtpMailer(env.smtpUrl, env.mailFrom);
-  const folder = outboxFolder(env)!;
-  try {
-    await mkdir(folder, { recursive: true });
-  } catch (err) {
-    throw new Error(`sign-in mails go to the outbox folder ${folder} when PORTAL_SMTP_URL is unset, and it cannot be made here (${err instanceof Error ? err.message : String(err)}): set PORTAL_SMTP_URL on a host without a writable disk`);
-  }
-  return new OutboxMailer(folder, env.mailFrom, (path, mail) =>
-    log(`portal: sign-in mail for ${mail.to} written to ${path}; sign-in link: ${signInLinkIn(mail.text) ?? "(none found in the mail)"}`),
-  );
-}
-
-/** sharp's rasteriser where its native code loads (a local run); null at the edge. */
-async function loadRasteriser(): Promise<{ rasterise: SvgRasteriser | null; why: string | null }> {
-  try {
-    await import("sharp");
-    const { sharpRasterise } = await import("./portraits/sharp-rasterise.ts");
-    return { rasterise: sharpRasterise, why: null };
-  } catch (err) {
-    return { rasterise: null, why: err instanceof Error ? err.message.split("\n")[0] : String(err) };
-  }
-}
-
-/** The `PORTAL_LEDGER_URL` start contract (portal/consent/ledger-open.ts), with the client chosen by URL. */
-async function openLedger(env: DenoPortalEnv, portalDb: Awaited<ReturnType<typeof openPortalDbForDeno>>): Promise<{ connection: LedgerConnection | null; close(): void }> {
-  if (env.ledgerUrl === null) return { connection: { client: portalDb }, close: () => {} };
-  if (env.ledgerUrl === "off") return { connection: null, close: () => {} };
-  const path = localDbPath(env.ledgerUrl);
-  if (path) await mkdir(dirname(path), { recursive: true });
-  const opened = await createLibsqlClient(env.ledgerUrl, env.ledgerAuthToken);
-  // A local file shared with other processes can be busy like the portal's own (db/busy.ts).
-  const client = path ? recoverFromBusy(opened) : opened;
-  const migrate = async () => {
-    if (path) await client.execute("PRAGMA journal_mode = WAL");
-    await migrateLedgerForDeno(client);
+function denoRuntime(studio: PrebuiltStudioScript): PortalRuntime {
+  return {
+    async openDb(env) {
+      const client = await openPortalDbForDeno(env.dbUrl, env.dbAuthToken);
+      await migratePortalDbForDeno(client);
+      return client;
+    },
+    // The `PORTAL_LEDGER_URL` start contract, with the client chosen by URL.
+    async openLedger(env, portalDb) {
+      // Only a ledger database of its own needs a client (a local file: the native binding).
+      const own = env.ledgerUrl !== null && env.ledgerUrl !== "off";
+      const create = own ? await libsqlClientMaker(env.ledgerUrl!) : noClient;
+      return connectLedger(env, portalDb, { create, migrate: migrateLedgerForDeno });
+    },
+    fastReads: (path) => openSqliteReads(path),
+    studioScript: () => studio.script(),
+    // No signer: the core's Web Crypto one stays. On Deno, node:crypto's createHmac (the Bun entry's
+    // NodeSigner) measured about half the throughput of GET /auth/keys with a cookie.
   };
-  return { connection: { client, migrate }, close: () => client.close() };
 }
 
 export async function startDenoPortal(env: DenoPortalEnv): Promise<RunningDenoPortal> {
   const D = deno();
-  const client = await openPortalDbForDeno(env.dbUrl, env.dbAuthToken);
-  await migratePortalDbForDeno(client);
-  const ledger = await openLedger(env, client);
-  const secret = env.secret ?? loadOrCreateSecret(env.dataDir);
-  const dbPath = localDbPath(env.dbUrl);
-  const fast = dbPath ? await openSqliteReads(dbPath) : null;
-  const driver = await createDriver(env);
-  const assetStore = await assetStoreFactory(env.storage, env.dataDir);
-  const mailer = await createMailer(env);
-  const portraits = env.imageProvider ? { rasterise: null, why: null } : await loadRasteriser();
-  if (!env.imageProvider && !portraits.rasterise) {
-    log(`portal: portraits are not drawn on this host (sharp did not load: ${portraits.why}); set PORTAL_IMAGE_BASE_URL for an image provider`);
-  }
   const studio = prebuiltStudioScript(env.studioScript, { readFile: (p) => D.readFile(p), stat: (p) => D.stat(p) });
+  let listeningUrl = "";
+  const wired = await wirePortal(env, denoRuntime(studio), () => env.publicUrl ?? listeningUrl);
 
   let app: PortalApp | null = null;
   let relay: ReturnType<typeof createDenoWebSocketRelay> | null = null;
@@ -128,60 +76,23 @@ export async function startDenoPortal(env: DenoPortalEnv): Promise<RunningDenoPo
     }
     return app.fetch(req);
   });
-  const listeningUrl = `http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${server.addr.port}`;
-  const publicUrl = env.publicUrl ?? listeningUrl;
-
-  app = createPortalApp({
-    assetStore,
-    assetOwnership: fast?.ownership ?? null,
-    libraryReads: fast?.library ?? null,
-    reads: fast?.hot ?? null,
-    db: client,
-    secret,
-    // The signer stays the core's Web Crypto one: on Deno, node:crypto's createHmac (the Bun entry's
-    // NodeSigner) measured about half the throughput of GET /auth/keys with a cookie.
-    mailer,
-    oidc: env.oidc ? { issuer: env.oidc.issuer, audience: env.oidc.audience, jwks: env.oidc.jwksUrl } : null,
-    gpu: driver,
-    adminEmails: env.adminEmails,
-    ownerEmails: env.ownerEmails,
-    gpuMaxRuntimeSeconds: env.gpuMaxRuntimeSeconds,
-    gpuHourlyCostUsd: env.gpuHourlyCostUsd,
-    boxUrl: env.boxUrl,
-    publicUrl,
-    sessionTtlSeconds: env.sessionTtlSeconds,
-    credentialTtlSeconds: env.credentialTtlSeconds,
-    ledger: ledger.connection,
-    voice: { elevenlabsBaseUrl: env.elevenlabsBaseUrl, cartesiaBaseUrl: env.cartesiaBaseUrl },
-    portraits: { rasterise: portraits.rasterise, imageProvider: env.imageProvider },
-    studio: { script: () => studio.script(), outbox: outboxFolder(env) },
-    resolveHostname: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
-    log,
-  });
+  listeningUrl = `http://${env.host.includes(":") ? `[${env.host}]` : env.host}:${server.addr.port}`;
+  app = createPortalApp(wired.appOptions(env.publicUrl ?? listeningUrl));
   relay = createDenoWebSocketRelay(app.services.boxUrl, (req, o) => D.upgradeWebSocket(req, o));
-
-  // The runtime budget is enforced even when nobody looks at the status.
-  const gpu = app.services.gpu;
-  const budget = setInterval(() => void gpu.enforce().catch((err) => log("portal: GPU budget check failed", err)), 30_000);
-  D.unrefTimer(budget as unknown as number);
+  const stopBudget = enforceGpuBudget(app, (t) => D.unrefTimer(t as unknown as number));
 
   return {
     url: listeningUrl,
     app,
     async stop() {
-      clearInterval(budget);
+      stopBudget();
       // Open streams and sockets do not hold the stop up for long.
       await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 2000))]);
-      await driver.close();
-      fast?.close();
-      ledger.close();
-      (mailer as { close?: () => void }).close?.();
-      client.close();
+      await wired.driver.close();
+      wired.close();
     },
   };
 }
-
-const FRESH = "the portal makes a fresh one at start, without the keys and accounts this one held";
 
 if (import.meta.main) {
   // Annotated, so that TypeScript sees D.exit() end the flow.
@@ -193,24 +104,5 @@ if (import.meta.main) {
     console.error(JSON.stringify({ level: "error", msg: `portal: ${err instanceof Error ? err.message : String(err)}` }));
     D.exit(1);
   }
-  // A SQLite failure at start can only be the portal's one local database: one readable line.
-  const portal = await startDenoPortal(env).catch((err: unknown) => {
-    const path = localDbPath(env.dbUrl);
-    const unusable = path ? databaseUnusable(err, resolve(path), "portal", FRESH) : null;
-    if (!unusable) throw err;
-    console.error(unusable.logLine());
-    return D.exit(1);
-  });
-  console.log(JSON.stringify({ listening: portal.url }));
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.error(JSON.stringify({ level: "info", msg: "portal stopping", signal }));
-    await portal.stop().catch(() => undefined);
-    D.exit(0);
-  };
-  D.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
-  D.addSignalListener("SIGINT", () => void stop("SIGINT"));
+  await runPortalProcess(env.dbUrl, () => startDenoPortal(env), { exit: (code) => D.exit(code), onSignal: (signal, handler) => D.addSignalListener(signal, handler) });
 }

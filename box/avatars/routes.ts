@@ -5,20 +5,7 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import { route, type RouteDef } from "../http/route.ts";
 import { ownAvatarRoutes, type OwnRouteDeps } from "./own/routes.ts";
 import type { AvatarRegistry } from "./registry.ts";
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const Group = Type.Object({ id: Type.String(), label: Type.String(), variants: Type.Array(Type.String()), tones: Type.Array(Type.String()), preview: Type.String(), stock: Type.Boolean() });
-const VideoRow = Type.Object({
-  id: Type.String(),
-  status: Type.String(),
-  kind: Type.String(),
-  bytes: Type.Union([Type.Integer(), Type.Null()]),
-  identity: Type.String(),
-  emotion: Type.String(),
-  active: Type.Boolean(),
-  deletable: Type.Boolean(),
-  registry_note: Nullable(Type.String()),
-});
+import { LoadedAvatarsSchema, VideoListSchema } from "../../shared/wire/avatars.ts";
 
 export function avatarRoutes(registry: AvatarRegistry, own?: Omit<OwnRouteDeps, "registry" | "own">): RouteDef[] {
   return [
@@ -29,14 +16,7 @@ export function avatarRoutes(registry: AvatarRegistry, own?: Omit<OwnRouteDeps, 
       summary: "Loaded avatars: every variant, groups with tones, the active one",
       envelope: "flat",
       responses: {
-        200: Type.Object({
-          avatars: Type.Array(Type.String()),
-          groups: Type.Array(Group),
-          preparing: Type.Array(Type.String()),
-          active: Type.String(),
-          active_group: Type.String(),
-          builds: Type.Record(Type.String(), Type.Unknown()),
-        }),
+        200: LoadedAvatarsSchema,
       },
       handler: () => registry.loaded(),
     }),
@@ -45,7 +25,7 @@ export function avatarRoutes(registry: AvatarRegistry, own?: Omit<OwnRouteDeps, 
       path: "/api/videos",
       summary: "Video rows of every loaded variant",
       envelope: "flat",
-      responses: { 200: Type.Object({ videos: Type.Array(VideoRow), active: Type.String() }) },
+      responses: { 200: VideoListSchema },
       handler: () => registry.videos(),
     }),
     route({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
 import { buildCatalogue, findModel, parseModelId, residencyOf, UNPROBED } from "./catalogue.ts";
-import { CatalogueRow, type ModelDecl, type ModelProbe } from "./schema.ts";
+import { CatalogueRow, type ModelDecl, type ModelProbe } from "../../shared/wire/catalogue.ts";
 
 const decl = (id: string, extra: Partial<ModelDecl> = {}): ModelDecl => ({
   id,

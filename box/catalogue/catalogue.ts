@@ -1,9 +1,9 @@
 // Implements: Model catalogue row (in `models`), service-spec.md: residency, ordering,
 // one row per model (most resident wins, a genuinely newer offshore copy kept beside it),
 // selectability and probe-only capability flags.
-import { RESIDENCIES, type CatalogueRow, type ModelDecl, type ModelProbe, type Residency } from "./schema.ts";
+import { RESIDENCIES, type CatalogueRow, type ModelDecl, type ModelProbe, type Residency } from "../../shared/wire/catalogue.ts";
 
-export type { CatalogueRow, ModelDecl, ModelProbe, Residency } from "./schema.ts";
+export type { CatalogueRow, ModelDecl, ModelProbe, Residency } from "../../shared/wire/catalogue.ts";
 
 export interface CatalogueOptions {
   /** Explicit opt-in: models outside Australia may be chosen. */

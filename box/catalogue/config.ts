@@ -2,7 +2,7 @@
 // provider clients declare their own. Read from `BOX_MODELS` by env.ts, parsed here.
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { IsoDate, ModelDecl, ReasoningKind, ReasoningLevel, Tier, type ModelProbe } from "./schema.ts";
+import { IsoDate, ModelDecl, ReasoningKind, ReasoningLevel, Tier, type ModelProbe } from "../../shared/wire/catalogue.ts";
 
 /**
  * A stated probe. Flags left out were not measured and read as false; `reasoning` defaults to

@@ -1,7 +1,7 @@
 // Implements: "arguments validated against the definition's schema (declared properties only)
 // before any tool_call frame". The schema uses the six keywords a custom tool may use.
-import type { ParameterSchema } from "../settings/schema.ts";
-import { RESPONSE_TO_USER } from "../settings/schema.ts";
+import type { ParameterSchema } from "../../shared/wire/settings.ts";
+import { RESPONSE_TO_USER } from "../../shared/wire/settings.ts";
 
 export type ArgsCheck = { ok: true; args: Record<string, unknown>; holdingLine: string | null } | { ok: false; why: string };
 

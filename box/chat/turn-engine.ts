@@ -4,12 +4,12 @@
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { ChatMessage, ToolCallRecord, ToolSpec } from "../llm/types.ts";
-import type { SettingsRecord } from "../settings/schema.ts";
+import type { SettingsRecord } from "../../shared/wire/settings.ts";
 import type { SettingsService } from "../settings/service.ts";
 import type { ConversationService } from "../conversations/service.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
-import type { ClientContext } from "../live/client-context.ts";
+import type { ClientContext } from "../../shared/wire/client-context.ts";
 import { ClauseSplitter, REPLY_FIRST_PHRASE_WORDS } from "./clause-splitter.ts";
 import { ToneMarker, TONE_INSTRUCTION } from "./tone-marker.ts";
 import type { ModerationScreen } from "./moderation.ts";

@@ -1,7 +1,7 @@
 // Implements: tools within a turn — built-in tools run on the server (with their `tool` frame),
 // custom tools follow the Tool call lifecycle with the application holding the result (and get
 // a `tool` frame too, once called).
-import type { CustomTool } from "../settings/schema.ts";
+import type { CustomTool } from "../../shared/wire/settings.ts";
 import type { BuiltinTool } from "../tools/builtin/types.ts";
 import { runBuiltin } from "../tools/builtin/run-builtin.ts";
 import type { ToolSpec } from "../llm/types.ts";

@@ -2,21 +2,8 @@
 import { Type } from "@sinclair/typebox";
 import { route, type RouteDef } from "../http/route.ts";
 import type { ConversationService } from "./service.ts";
+import { ChatResetAnswerSchema, ConversationPageSchema, ConversationSchema, DeletedConversationSchema } from "../../shared/wire/conversations.ts";
 
-const Row = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  preview: Type.String(),
-  turns: Type.Integer(),
-  created_at: Type.Integer(),
-  updated_at: Type.Integer(),
-});
-const Turn = Type.Object({
-  role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
-  text: Type.String(),
-  ts: Type.Integer(),
-  tone: Type.Null(),
-});
 const FlatError = Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) });
 
 export function conversationRoutes(service: ConversationService): RouteDef[] {
@@ -27,7 +14,7 @@ export function conversationRoutes(service: ConversationService): RouteDef[] {
       summary: "List this credential's conversations, newest first",
       envelope: "flat",
       query: Type.Object({ limit: Type.Optional(Type.String()), cursor: Type.Optional(Type.String()) }),
-      responses: { 200: Type.Object({ items: Type.Array(Row), next_cursor: Type.Union([Type.String(), Type.Null()]) }), 400: FlatError },
+      responses: { 200: ConversationPageSchema, 400: FlatError },
       handler: ({ principal, query }) => service.list(principal.subject, query.get("limit"), query.get("cursor")),
     }),
     route({
@@ -36,10 +23,7 @@ export function conversationRoutes(service: ConversationService): RouteDef[] {
       summary: "Read one conversation's transcript",
       envelope: "flat",
       responses: {
-        200: Type.Union([
-          Type.Object({ ...Row.properties, turns: Type.Array(Turn) }),
-          Type.Object({ id: Type.String(), turns: Type.Array(Turn, { maxItems: 0 }), transcript_unavailable: Type.Literal(true) }),
-        ]),
+        200: ConversationSchema,
         404: FlatError,
       },
       handler: ({ principal, params }) => service.read(principal.subject, params.id),
@@ -49,7 +33,7 @@ export function conversationRoutes(service: ConversationService): RouteDef[] {
       path: "/conversations/:id",
       summary: "Delete a conversation (index row, then transcript)",
       envelope: "flat",
-      responses: { 200: Type.Object({ ok: Type.Literal(true), id: Type.String() }), 404: FlatError },
+      responses: { 200: DeletedConversationSchema, 404: FlatError },
       handler: ({ principal, params }) => service.delete(principal.subject, params.id),
     }),
     route({
@@ -57,7 +41,7 @@ export function conversationRoutes(service: ConversationService): RouteDef[] {
       path: "/api/chat/reset",
       summary: "Start a new conversation for this credential",
       envelope: "flat",
-      responses: { 200: Type.Object({ ok: Type.Literal(true), data: Type.Object({ conversation_id: Type.Union([Type.String(), Type.Null()]) }) }) },
+      responses: { 200: ChatResetAnswerSchema },
       handler: async ({ principal }) => ({ ok: true, data: { conversation_id: await service.reset(principal.subject) } }),
     }),
   ];

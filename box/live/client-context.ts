@@ -1,17 +1,7 @@
 // Implements: `client_context` of POST /connect — four per-session facts, each validated on its
 // own and dropped when invalid; kept on the live session only, never persisted.
 // Field names (our choice, see docs/api-notes.md): timezone, name, location, locale.
-
-export interface ClientContext {
-  /** IANA time zone, e.g. "Australia/Sydney". */
-  timezone?: string;
-  /** What to call the person. */
-  name?: string;
-  /** Where they are, in words ("Melbourne, Australia"). */
-  location?: string;
-  /** BCP 47 locale, e.g. "en-AU". */
-  locale?: string;
-}
+import type { ClientContext } from "../../shared/wire/client-context.ts";
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 

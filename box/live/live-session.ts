@@ -16,7 +16,7 @@ import { IdleAnimator } from "./idle-animator.ts";
 import { LoopPlayer, blendInto } from "./loop-player.ts";
 import { SpeechTimeline, type Scheduled, type UtteranceInput } from "./speech-timeline.ts";
 import type { GrowingUtterance } from "./growing-utterance.ts";
-import type { ClientContext } from "./client-context.ts";
+import type { ClientContext } from "../../shared/wire/client-context.ts";
 import type { SessionExpiry } from "./session-end.ts";
 
 export interface LiveSessionOptions {

@@ -4,7 +4,7 @@
 // is refused 4002), whatever sockets are open or not.
 import type { LiveControl } from "../system/live.ts";
 import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
-import type { ClientContext } from "./client-context.ts";
+import type { ClientContext } from "../../shared/wire/client-context.ts";
 import { LiveSession, type LiveSessionOptions } from "./live-session.ts";
 import { EncoderSpare } from "../media/encoder-spare.ts";
 import { prepareOpus } from "../media/opus-rtp.ts";

@@ -1,7 +1,7 @@
 // Implements: "What the service does" (a turn sends a message to a language model),
 // "Settings record" (model/live_model, max_tokens, sampling, effort, reasoning) and
 // "Model catalogue row" (capability flags come from a probe).
-import type { ModelDecl as CatalogueModelDecl, ModelProbe as CatalogueModelProbe } from "../catalogue/schema.ts";
+import type { ModelDecl as CatalogueModelDecl, ModelProbe as CatalogueModelProbe } from "../../shared/wire/catalogue.ts";
 
 /** Reasoning level from the settings record; null means automatic (the model's default). */
 export type ReasoningLevel = "off" | "low" | "medium" | "high";

@@ -1,24 +1,7 @@
 // Implements: GET /api/chat/status.
-import { Type } from "@sinclair/typebox";
 import { route, type RouteDef } from "../http/route.ts";
 import { readiness, type ReadinessSources } from "./service.ts";
-
-export const ReadinessSchema = Type.Object({
-  ready: Type.Boolean(),
-  llm: Type.Boolean(),
-  tts: Type.Boolean(),
-  voice: Type.Boolean(),
-  transcribe: Type.Boolean(),
-  voice_origin: Type.String(),
-  voice_provider: Type.String(),
-  llm_state: Type.String(),
-  tts_state: Type.String(),
-  llm_detail: Type.String(),
-  tts_detail: Type.String(),
-  starting: Type.Boolean(),
-  voice_notice: Type.String(),
-  reason: Type.String(),
-});
+import { ReadinessSchema } from "../../shared/wire/readiness.ts";
 
 export function readinessRoutes(sources: ReadinessSources): RouteDef[] {
   return [

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
 import { buildCatalogue } from "../catalogue/catalogue.ts";
-import type { ModelDecl } from "../catalogue/schema.ts";
+import type { ModelDecl } from "../../shared/wire/catalogue.ts";
 import { defaultSettings, DEFAULT_SYSTEM_PROMPT } from "./defaults.ts";
-import { SettingsRecord } from "./schema.ts";
+import { SettingsRecord } from "../../shared/wire/settings.ts";
 
 const rows = (decls: ModelDecl[], allowOffshore = false) => buildCatalogue(decls, new Map(), { allowOffshore, inCountry: true });
 const d = (id: string, tiers: ModelDecl["tiers"], provider = "anthropic"): ModelDecl => ({ id, label: id, provider, tiers });

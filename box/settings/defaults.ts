@@ -1,6 +1,6 @@
 // Implements: Settings record (service-spec.md): the record a credential reads before its first write.
-import type { CatalogueRow } from "../catalogue/schema.ts";
-import { VOICE_SLOT_FIELDS, type SettingsRecord, type VoiceSlots } from "./schema.ts";
+import type { CatalogueRow } from "../../shared/wire/catalogue.ts";
+import { VOICE_SLOT_FIELDS, type SettingsRecord, type VoiceSlots } from "../../shared/wire/settings.ts";
 
 export interface DefaultSettingsOptions {
   /** Voice engine spoken with until the caller picks one; the embedded engine by default. */

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { route, type RouteDef } from "../http/route.ts";
 import { readJsonObject } from "../http/json-body.ts";
 import type { SettingsService } from "./service.ts";
-import { SettingsEnvelope, SettingsRecord, SettingsWriteAnswer, SettingsRefusal } from "./schema.ts";
+import { SettingsEnvelope, SettingsRecord, SettingsWriteAnswer, SettingsRefusal } from "../../shared/wire/settings.ts";
 
 export const SETTINGS_BODY_LIMIT = 256 * 1024;
 

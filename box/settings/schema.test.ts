@@ -11,7 +11,7 @@ import {
   SettingsWriteAnswer,
   VOICE_SLOT_FIELDS,
   voiceSlotField,
-} from "./schema.ts";
+} from "../../shared/wire/settings.ts";
 
 describe("settings schema", () => {
   it("names every field of the spec's settings record", () => {

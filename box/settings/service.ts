@@ -1,7 +1,7 @@
 // Implements: Box: settings — one record per credential subject, validated whole before any write.
 // The box is the only writer of its database, so a write-through cache is never stale.
 import type { CatalogueRow } from "../catalogue/catalogue.ts";
-import { EFFORT_LEVELS, REASONING_LEVELS, type SettingsRecord, type TtsProviderInfo } from "./schema.ts";
+import { EFFORT_LEVELS, REASONING_LEVELS, type SettingsRecord, type TtsProviderInfo } from "../../shared/wire/settings.ts";
 import { applySettingsPatch } from "./validate.ts";
 import { defaultSettings } from "./defaults.ts";
 import type { SettingsStore } from "./store.ts";

@@ -1,8 +1,8 @@
 // Test fixtures for the settings validators: a small catalogue with every capability mix.
 import { buildCatalogue } from "../catalogue/catalogue.ts";
-import type { ModelProbe } from "../catalogue/schema.ts";
+import type { ModelProbe } from "../../shared/wire/catalogue.ts";
 import { defaultSettings } from "./defaults.ts";
-import type { SettingsRecord } from "./schema.ts";
+import type { SettingsRecord } from "../../shared/wire/settings.ts";
 import type { SettingsContext } from "./validate.ts";
 
 const probe = (p: Partial<ModelProbe>): ModelProbe => ({

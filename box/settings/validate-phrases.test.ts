@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../shared/errors/api-error.ts";
-import { LANGUAGES, SYSTEM_TOOLS } from "./schema.ts";
+import { LANGUAGES, SYSTEM_TOOLS } from "../../shared/wire/settings.ts";
 import { checkSystemTools, checkToolPhrases, isOneSentence } from "./validate-phrases.ts";
 
 function refusedMessage(fn: () => unknown): string {

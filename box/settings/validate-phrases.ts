@@ -1,6 +1,6 @@
 // Implements: `tool_phrases` and `system_tools` of the Settings record, the Tool phrase Limits row
 // and System tools, service-spec.md. Refusals are `setting_refused`.
-import { LANGUAGES, SETTINGS_LIMITS as L, SYSTEM_TOOLS, type SystemToolName, type ToolPhrases } from "./schema.ts";
+import { LANGUAGES, SETTINGS_LIMITS as L, SYSTEM_TOOLS, type SystemToolName, type ToolPhrases } from "../../shared/wire/settings.ts";
 import { DANGEROUS_KEYS, isPlainObject, quote, refused, textProblem, typeName } from "./validate-values.ts";
 import { toolNameProblem } from "./validate-tools.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../../shared/errors/api-error.ts";
-import { CustomTool, RESERVED_TOOL_NAMES } from "./schema.ts";
+import { CustomTool, RESERVED_TOOL_NAMES } from "../../shared/wire/settings.ts";
 import { checkParameters, checkTools } from "./validate-tools.ts";
 import { tool } from "./validate-fixtures.ts";
 

@@ -9,7 +9,7 @@ import {
   type CustomTool,
   type ParameterSchema,
   type ToolMode,
-} from "./schema.ts";
+} from "../../shared/wire/settings.ts";
 import { DANGEROUS_KEYS, isPlainObject, quote, refused, textProblem, typeName } from "./validate-values.ts";
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { buildCatalogue } from "../catalogue/catalogue.ts";
-import { SettingsRecord } from "./schema.ts";
+import { SettingsRecord } from "../../shared/wire/settings.ts";
 import { applySettingsPatch, exceedsDepth, normaliseReasoning } from "./validate.ts";
 import { MODELS, base, catalogue, ctx, tool } from "./validate-fixtures.ts";
 

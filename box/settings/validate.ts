@@ -1,7 +1,7 @@
 // Implements: Box: settings (`POST /api/settings` body rules), Settings record, Errors
 // (`invalid_body`, `setting_refused`), service-spec.md. Pure: returns the whole record after the
 // write or throws ApiError; nothing is applied from a refused body.
-import type { CatalogueRow } from "../catalogue/schema.ts";
+import type { CatalogueRow } from "../../shared/wire/catalogue.ts";
 import {
   EFFORT_LEVELS,
   REASONING_LEVELS,
@@ -11,7 +11,7 @@ import {
   type EffortLevel,
   type ReasoningLevel,
   type SettingsRecord,
-} from "./schema.ts";
+} from "../../shared/wire/settings.ts";
 import { checkSystemTools, checkToolPhrases } from "./validate-phrases.ts";
 import { checkTools } from "./validate-tools.ts";
 import {

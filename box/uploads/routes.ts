@@ -1,7 +1,7 @@
 // Implements: POST /api/upload (full) and GET /api/audios (any), Box: avatars and clips.
 import { route, type RouteDef } from "../http/route.ts";
 import { readUploadForm } from "./multipart.ts";
-import { AudioListSchema, FlatError, UploadAnswerSchema } from "./schema.ts";
+import { AudioListSchema, FlatError, UploadAnswerSchema } from "../../shared/wire/uploads.ts";
 import { AudioUploads, type AudioUploadsOptions } from "./service.ts";
 
 export function uploadRoutes(uploads: AudioUploads): RouteDef[] {

@@ -13,6 +13,7 @@ import { ChatterboxEngine } from "./chatterbox/chatterbox-engine.ts";
 import { prepareReferenceClip, ReferenceClipError } from "./chatterbox/reference-clip.ts";
 import { VoiceProviderError } from "./engine.ts";
 import { encodeWav } from "./wav.ts";
+import { VoiceCatalogueSchema, VoiceUploadAnswerSchema } from "../../shared/wire/voices.ts";
 
 /** What every preview says. */
 export const PREVIEW_SENTENCE = "Hello! This is how I sound when I talk with you.";
@@ -22,22 +23,6 @@ const PREVIEW_CACHE_ENTRIES = 200;
 export const REFERENCE_CLIP_MAX_BYTES = 25 * 1024 * 1024;
 
 const Flat = Type.Object({ error: Type.String(), code: Type.String() });
-const Row = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.String(), language: Type.String(), gender: Type.String(), description: Type.String(), preview: Type.String(), recommended: Type.Boolean() }, { additionalProperties: true });
-const Group = Type.Object({ provider: Type.String(), label: Type.String(), state: Type.String(), reason: Type.String(), local: Type.Boolean(), voices: Type.Array(Row) });
-const Catalogue = Type.Object({
-  groups: Type.Array(Group),
-  voices: Type.Array(Row),
-  current: Type.Union([Type.String(), Type.Null()]),
-  current_provider: Type.String(),
-  engine_ready: Type.Boolean(),
-  provider: Type.String(),
-  provider_label: Type.String(),
-  requires_env: Type.Union([Type.String(), Type.Null()]),
-  voices_from: Type.String(),
-  local: Type.Boolean(),
-  byo: Type.Boolean(),
-  voice_notice: Type.String(),
-});
 
 export interface VoiceRouteDeps {
   accounts: VoiceAccounts;
@@ -86,7 +71,7 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
       summary: "The voice catalogue: one group per provider with its state and reason, every voice flattened; `refresh=true` refetches",
       envelope: "flat",
       query: Type.Object({ refresh: Type.Optional(Type.String()) }),
-      responses: { 200: Catalogue },
+      responses: { 200: VoiceCatalogueSchema },
       handler: async ({ principal, query }) => {
         const subject = principal.subject;
         const refresh = (query.get("refresh") ?? "").toLowerCase() === "true";
@@ -153,7 +138,7 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
       path: "/api/voice/upload",
       summary: "Clone a voice from a reference clip (multipart `file`, `name`): self-hosted engine only",
       envelope: "flat",
-      responses: { 200: Type.Object({ ok: Type.Literal(true), voice_id: Type.String(), voices: Type.Array(Row), current: Type.Union([Type.String(), Type.Null()]) }), 400: Flat, 413: Flat, 502: Flat, 503: Flat },
+      responses: { 200: VoiceUploadAnswerSchema, 400: Flat, 413: Flat, 502: Flat, 503: Flat },
       handler: async ({ request, principal }) => {
         const engine = clonable();
         const form = await readUploadForm(request, { limitBytes: REFERENCE_CLIP_MAX_BYTES, filePart: "file", textParts: ["name"] });

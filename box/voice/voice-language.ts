@@ -2,7 +2,7 @@
 // keep the current voice when it speaks the language, else a voice from the whole catalogue
 // that does (same gender as the current voice preferred, then the lowest id), else none.
 import type { VoiceRow } from "./engine.ts";
-import { FIRST_HOSTED_VOICE_PROVIDER } from "../settings/schema.ts";
+import { FIRST_HOSTED_VOICE_PROVIDER } from "../../shared/wire/settings.ts";
 
 /** Primary subtag, lowercase: "en-US" → "en", "pt_BR" → "pt". */
 export function primaryLanguage(tag: string): string {

@@ -6,7 +6,7 @@ import type { Client } from "@libsql/client";
 import { VoiceKeyCipher } from "../../shared/voice-keys/crypto.ts";
 import type { BoxEnv } from "../env.ts";
 import type { KeyTable } from "../auth/key-table.ts";
-import { voiceSlotField } from "../settings/schema.ts";
+import { voiceSlotField } from "../../shared/wire/settings.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { SharedVoiceChoices, VoiceAccounts, type ProviderEntry } from "./accounts.ts";
 import { CloneOwners } from "./clone-owners.ts";

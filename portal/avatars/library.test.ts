@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
 import { json, libraryFixture, type LibraryFixture } from "./library-fixture.ts";
-import { LibraryRecord, PublicLibraryRecord } from "./schema.ts";
+import { LibraryRecord, PublicLibraryRecord } from "../../shared/wire/library.ts";
 
 let f: LibraryFixture;
 let ada: string;

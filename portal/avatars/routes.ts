@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "../http/errors.ts";
 import type { PortalHonoEnv } from "../http/types.ts";
-import { readBody } from "./read-body.ts";
+import { readBody } from "../http/read-body.ts";
 import { avatarNotFound } from "./schema.ts";
 import type { AvatarLibraryService } from "./service.ts";
 

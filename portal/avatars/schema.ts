@@ -1,38 +1,5 @@
-// Implements: Resources: Avatar library record (portal), Avatar erase result.
-import { Type, type Static } from "@sinclair/typebox";
+// Implements: the avatar library's ids and refusals (the records themselves: shared/wire/library.ts).
 import { ApiError } from "../../shared/errors/api-error.ts";
-import { AVATAR_STATES, SOURCE_KINDS, VISIBILITIES } from "../../shared/avatar-tables/schema.ts";
-
-const oneOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
-
-export const LibraryRecord = Type.Object({
-  avatar_id: Type.String(),
-  name: Type.String(),
-  source_kind: oneOf(SOURCE_KINDS),
-  state: oneOf(AVATAR_STATES),
-  created_at: Type.Integer(),
-  updated_at: Type.Integer(),
-  prepared_in_region: Type.String(),
-  weights_volume: Type.String(),
-  detail: Type.String(),
-  visibility: oneOf(VISIBILITIES),
-});
-export type LibraryRecord = Static<typeof LibraryRecord>;
-
-export const PublicLibraryRecord = Type.Intersect([LibraryRecord, Type.Object({ mine: Type.Boolean() })]);
-export type PublicLibraryRecord = Static<typeof PublicLibraryRecord>;
-
-/** Artefact names of an erasure, in the order they are listed. */
-export const ERASE_ARTEFACTS = ["registry_record", "public_listing", "archived_media", "prepared_avatar"] as const;
-export type EraseArtefact = (typeof ERASE_ARTEFACTS)[number];
-
-export const EraseResult = Type.Object({
-  avatar_id: Type.String(),
-  status: Type.Union([Type.Literal("pending"), Type.Literal("complete")]),
-  erased: Type.Array(oneOf(ERASE_ARTEFACTS)),
-  pending: Type.Array(oneOf(ERASE_ARTEFACTS)),
-});
-export type EraseResult = Static<typeof EraseResult>;
 
 /** Path literals beside `/auth/avatars/{id}`: never an avatar id on the portal's DELETE (erase them on the box). */
 export const RESERVED_AVATAR_IDS: ReadonlySet<string> = new Set(["tones", "public", "publication-terms"]);

@@ -5,16 +5,8 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import type { PublicationLedger } from "../consent/ledger.ts";
 import type { WithdrawalLog } from "../consent/withdrawal-log.ts";
 import type { ArchivedMedia } from "./archived-media.ts";
-import {
-  addressableAvatarId,
-  avatarNotFound,
-  erasableAvatarId,
-  isObject,
-  type EraseArtefact,
-  type EraseResult,
-  type LibraryRecord,
-  type PublicLibraryRecord,
-} from "./schema.ts";
+import { addressableAvatarId, avatarNotFound, erasableAvatarId, isObject } from "./schema.ts";
+import type { EraseArtefact, EraseResult, LibraryRecord, PublicLibraryRecord } from "../../shared/wire/library.ts";
 import { LibraryBodyCache } from "./library-cache.ts";
 import type { LibraryRow, LibraryStore } from "./store.ts";
 

@@ -1,45 +1,14 @@
-// The `PORTAL_LEDGER_URL` start contract (entry side: creates clients, reads migrations from disk).
-//   unset   the portal's own database (its tables are migrated with it at start)
-//   off     not configured: publishing answers 503 `publication_consent_unavailable`
-//   a URL   any libSQL URL; migrated on first use, and again after a failure, so a ledger that is
-//           down at start only makes publishing wait for it
+// The `PORTAL_LEDGER_URL` start contract on Bun and Node (ledger-connect.ts holds it): libSQL's
+// Node client, the ledger's migrations read from disk.
 import { createClient, type Client } from "@libsql/client";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import { recoverFromBusy } from "../db/busy.ts";
-import { localDbPath } from "../db/local-file.ts";
-import type { LedgerConnection } from "./ledger.ts";
+import { connectLedger, type OpenedLedger } from "./ledger-connect.ts";
 import { migrateLedger } from "./migrate.ts";
 
-export interface OpenedLedger {
-  /** For `createPortalApp({ledger})`: null when off. */
-  connection: LedgerConnection | null;
-  /** For the start-up log: where agreements go (no credentials). */
-  where: string;
-  close(): void;
-}
+export type { OpenedLedger };
 
 export function openLedger(env: { ledgerUrl: string | null; ledgerAuthToken: string | null }, portalDb: Client): OpenedLedger {
-  if (env.ledgerUrl === null) return { connection: { client: portalDb }, where: "the portal database", close: () => {} };
-  if (env.ledgerUrl === "off") return { connection: null, where: "off", close: () => {} };
-  const path = localDbPath(env.ledgerUrl);
-  if (path) mkdirSync(dirname(path), { recursive: true });
-  const opened = createClient({ url: env.ledgerUrl, authToken: env.ledgerAuthToken ?? undefined, timeout: 5000 });
-  // A local file shared with other processes can be busy like the portal's own (db/busy.ts).
-  const client = path ? recoverFromBusy(opened) : opened;
-  const migrate = async () => {
-    if (path) await client.execute("PRAGMA journal_mode = WAL");
-    await migrateLedger(client);
-  };
-  let where = env.ledgerUrl;
-  try {
-    const u = new URL(env.ledgerUrl);
-    u.username = "";
-    u.password = "";
-    u.search = "";
-    where = u.href;
-  } catch {
-    // `file:relative/path` and the like carry no credentials.
-  }
-  return { connection: { client, migrate }, where, close: () => client.close() };
+  return connectLedger(env, portalDb, {
+    create: (url, authToken) => createClient({ url, authToken: authToken ?? undefined, timeout: 5000 }),
+    migrate: migrateLedger,
+  });
 }

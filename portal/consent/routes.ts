@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "../http/errors.ts";
 import type { PortalHonoEnv } from "../http/types.ts";
-import { readBody } from "../avatars/read-body.ts";
+import { readBody } from "../http/read-body.ts";
 import type { ConsentService } from "./service.ts";
 
 export function consentRoutes(consent: ConsentService): Hono<PortalHonoEnv> {

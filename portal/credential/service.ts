@@ -1,16 +1,10 @@
 // Implements: Resources: Session credential; Authentication: Plane B 4 (the one bridge between planes).
 import { digestSecret, hintOf, newSecret } from "../../shared/key-table/secrets.ts";
+import type { SessionCredential } from "../../shared/wire/credential.ts";
 import type { CredentialStore } from "./store.ts";
 
 /** Default lifetime of a portal-minted box credential, in seconds. */
 export const CREDENTIAL_TTL_SECONDS = 3600;
-
-export interface SessionCredential {
-  secret: string;
-  expires_at: number;
-  expires_in: number;
-  scope: "full";
-}
 
 export class CredentialService {
   constructor(

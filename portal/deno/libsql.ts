@@ -17,11 +17,15 @@ import { openDatabase } from "../db/local-file.ts";
 
 const isLocal = (url: string) => url === ":memory:" || url.startsWith("file:");
 
+/** The libSQL client maker for a URL like this one, loading the native binding only for a local one. */
+export async function libsqlClientMaker(url: string): Promise<(url: string, authToken?: string | null) => Client> {
+  const { createClient } = isLocal(url) ? await import("@libsql/client") : ((await import("@libsql/client/web")) as { createClient: (c: object) => Client });
+  return (u, authToken) => createClient({ url: u, authToken: authToken ?? undefined, timeout: 5000 });
+}
+
 /** A libSQL client for any URL, loading the native binding only for a local one. */
 export async function createLibsqlClient(url: string, authToken?: string | null): Promise<Client> {
-  const config = { url, authToken: authToken ?? undefined, timeout: 5000 };
-  if (isLocal(url)) return (await import("@libsql/client")).createClient(config);
-  return (await import("@libsql/client/web")).createClient(config) as Client;
+  return (await libsqlClientMaker(url))(url, authToken);
 }
 
 /** Opens the portal database like portal/db/open.ts: a local file gets its folder, WAL and a quick check. */

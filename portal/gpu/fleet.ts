@@ -4,7 +4,7 @@
 import { ApiError } from "../../shared/errors/api-error.ts";
 import type { GpuInstance, GpuRegion, GpuSurvey } from "./drivers/driver.ts";
 import type { GpuLease } from "./lease-store.ts";
-import type { GpuInstanceEntry } from "./schema.ts";
+import type { GpuInstanceEntry } from "../../shared/wire/gpu.ts";
 
 export interface GpuView {
   survey: GpuSurvey;

@@ -4,8 +4,9 @@ import { Value } from "@sinclair/typebox/value";
 import { Hono } from "hono";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { methodNotAllowed } from "../http/errors.ts";
+import { readBody, UNREADABLE } from "../http/read-body.ts";
 import type { PortalHonoEnv } from "../http/types.ts";
-import { LaunchBody } from "./schema.ts";
+import { LaunchBody } from "../../shared/wire/gpu.ts";
 import type { GpuService } from "./service.ts";
 
 export function gpuRoutes(gpu: GpuService): Hono<PortalHonoEnv> {
@@ -19,15 +20,9 @@ export function gpuRoutes(gpu: GpuService): Hono<PortalHonoEnv> {
   app.post("/auth/gpu/terminate", async (c) => c.json(await gpu.run(email(c), "terminate"), 200));
   app.post("/auth/gpu/launch", async (c) => {
     gpu.assertAdmin(email(c));
-    const text = await c.req.text();
-    let body: unknown = {};
-    if (text.trim() !== "") {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ApiError(400, "invalid_body", "The launch body must be JSON: {instance_type?, region?}.");
-      }
-    }
+    const raw = await readBody(c);
+    if (raw === UNREADABLE) throw new ApiError(400, "invalid_body", "The launch body must be JSON: {instance_type?, region?}.");
+    const body = raw ?? {};
     if (!Value.Check(LaunchBody, body)) {
       throw new ApiError(400, "invalid_body", "The launch body must be JSON: {instance_type?: string, region?: string}.");
     }

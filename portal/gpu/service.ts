@@ -7,7 +7,7 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import { GpuLaunchUnanswered, type GpuDriver, type GpuInstance, type GpuRegion, type GpuStatusChecks } from "./drivers/driver.ts";
 import { billing, holdsSlot, instanceEntries, launchRefusal, noticeOf, primaryOf, type GpuView, type LaunchChoice } from "./fleet.ts";
 import { clientTokenOf, type GpuLeaseStore } from "./lease-store.ts";
-import type { GpuRecord, GpuRegionEntry, GpuStatusBody } from "./schema.ts";
+import type { GpuRecord, GpuRegionEntry, GpuStatusBody } from "../../shared/wire/gpu.ts";
 
 export interface GpuServiceOptions {
   driver: GpuDriver;

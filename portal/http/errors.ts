@@ -19,20 +19,6 @@ export function toErrorResponse(err: unknown, c: Context, log: (msg: string, err
   return c.json(errorBody(new ApiError(500, "internal_error", "Something went wrong on our side."), "nested"), 500);
 }
 
-/** Parses a JSON object body; anything else is a 400 with the given code. */
-export async function readJsonObject(c: Context, code = "invalid_body"): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new ApiError(400, code, "The request body must be a JSON object.");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new ApiError(400, code, "The request body must be a JSON object.");
-  }
-  return body as Record<string, unknown>;
-}
-
 export function methodNotAllowed(): never {
   throw new ApiError(405, "method_not_allowed", "This route does not accept that method.");
 }

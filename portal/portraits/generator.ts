@@ -6,7 +6,7 @@ import { UpstreamError } from "../../shared/errors/api-error.ts";
 import { lookFromDescription } from "../../shared/face-drawing/describe.ts";
 import { drawFaceSvg } from "../../shared/face-drawing/svg-face.ts";
 import { sniffImage, type SniffedImage } from "./image-sniff.ts";
-import type { PortraitGeneratorKind } from "./schema.ts";
+import type { PortraitGeneratorKind } from "../../shared/wire/portraits.ts";
 
 /** SVG text to encoded PNG bytes at width x height. */
 export type SvgRasteriser = (svg: string, width: number, height: number) => Promise<Uint8Array>;

@@ -1,6 +1,6 @@
 // What an image is, from its first bytes: PNG (signature and IHDR) or JPEG (SOI and the first
 // start-of-frame marker). Anything else is not a portrait. Web-standard, no decoding.
-import type { PortraitContentType } from "./schema.ts";
+import type { PortraitContentType } from "../../shared/wire/portraits.ts";
 
 export interface SniffedImage {
   contentType: PortraitContentType;

@@ -15,7 +15,8 @@ import { MemoryAssetStore } from "../storage/memory-store.ts";
 import { S3AssetStore } from "../storage/s3-store.ts";
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from "../storage/testing/local-s3.ts";
 import { createTestDb, createTestPortal, type TestPortal } from "../testing/test-portal.ts";
-import { PortraitApproval, PortraitRecord } from "./schema.ts";
+import { PortraitApproval } from "./schema.ts";
+import { PortraitRecord } from "../../shared/wire/portraits.ts";
 import { sha256Hex } from "./service.ts";
 import { sharpRasterise } from "./sharp-rasterise.ts";
 

@@ -5,7 +5,7 @@
 import { Hono, type Context } from "hono";
 import { methodNotAllowed } from "../http/errors.ts";
 import type { PortalHonoEnv } from "../http/types.ts";
-import { readBody } from "../avatars/read-body.ts";
+import { readBody } from "../http/read-body.ts";
 import { portraitNotFound } from "./schema.ts";
 import type { PortraitService } from "./service.ts";
 

@@ -8,7 +8,7 @@ import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import { opaqueId, type UploadAttestation } from "../consent/schema.ts";
 import type { PortraitRow } from "../db/schema.ts";
 import { isObject } from "../avatars/schema.ts";
-import { UNREADABLE } from "../avatars/read-body.ts";
+import { UNREADABLE } from "../http/read-body.ts";
 import { isServed, type AssetStore } from "../storage/asset-store.ts";
 import type { PortraitGenerator } from "./generator.ts";
 import {
@@ -18,9 +18,8 @@ import {
   portraitId,
   portraitNotFound,
   type PortraitApproval,
-  type PortraitContentType,
-  type PortraitRecord,
 } from "./schema.ts";
+import type { PortraitContentType, PortraitRecord } from "../../shared/wire/portraits.ts";
 import type { PortraitStore } from "./store.ts";
 
 export interface PortraitServiceOptions {

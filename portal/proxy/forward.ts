@@ -1,7 +1,7 @@
 // Implements: "served from one host": the portal forwards the box's paths to the running box, so a
 // browser sees one origin. A 403 never leaves the host (fact 9): it is rewritten to 409, same body,
 // except clip generation's `consent_required` (the spec's one listed 403).
-// Web-standard (fetch); WebSocket upgrades are handled by the runtime entry (see bun-websocket.ts).
+// Web-standard (fetch); WebSocket upgrades are relayed by websocket-relay.ts, bound by the runtime entry.
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { SESSION_COOKIE } from "../identity/session-cookie.ts";
 

@@ -3,7 +3,7 @@
 // script from this origin, a skip link, the navigation, and the signed-in person with sign-out.
 import type { Child } from "hono/jsx";
 
-export type StudioPageName = "sign-in" | "live" | "keys" | "library" | "portraits" | "voices" | "gpu" | "not-found";
+export type StudioPageName = "sign-in" | "live" | "keys" | "library" | "portraits" | "voices" | "gpu" | "docs" | "not-found";
 
 export interface ShellProps {
   title: string;
@@ -26,6 +26,7 @@ const NAV: { href: string; label: string; page: StudioPageName; admin?: true }[]
   { href: "/studio/voices", label: "Voices", page: "voices" },
   { href: "/studio/keys", label: "API keys", page: "keys" },
   { href: "/studio/gpu", label: "GPU", page: "gpu", admin: true },
+  { href: "/docs", label: "API", page: "docs" },
 ];
 
 export function Shell(props: ShellProps) {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedAvatars } from "../../shared/client/index.ts";
 import { libraryFixture, type LibraryFixture } from "../avatars/library-fixture.ts";
-import type { LibraryRecord } from "../avatars/schema.ts";
+import type { LibraryRecord } from "../../shared/wire/library.ts";
 import { anyPreparing, mergeAvatars, stateWords } from "./browser/library/model.ts";
 import { MAX_UPLOAD_BYTES, avatarLabel, checkFile, eraseWords, snapshotName, sniffFamily, uploadFilename } from "./browser/library/words.ts";
 import { ago, elapsed, when } from "./browser/words.ts";

@@ -3,7 +3,7 @@
 // validator — the page says what the box would say for what it checks before sending, sends only
 // what changed, and places each of the box's refusals by the field it concerns.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SETTINGS_LIMITS, SYSTEM_TOOLS, RESERVED_TOOL_NAMES, type SettingsRecord } from "../../box/settings/schema.ts";
+import { SYSTEM_TOOLS, type SettingsRecord } from "../../shared/wire/settings.ts";
 import { applySettingsPatch } from "../../box/settings/validate.ts";
 import { checkTools } from "../../box/settings/validate-tools.ts";
 import { base, ctx, MODELS, tool } from "../../box/settings/validate-fixtures.ts";
@@ -11,11 +11,8 @@ import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import {
   checkDrafts,
   modelOptionText,
-  PERSONA_LIMITS,
   refusalTarget,
-  RESERVED_TOOL_NAMES as PAGE_RESERVED,
   settingsPatch,
-  SYSTEM_TOOLS as PAGE_SYSTEM_TOOLS,
   type PersonaValues,
   type ToolDraft,
 } from "./browser/live/persona-rules.ts";
@@ -63,12 +60,6 @@ describe("the persona panel on the live page", () => {
 });
 
 describe("the page's checks agree with the box", () => {
-  it("uses the box's limits, system tools and reserved names", () => {
-    for (const [k, v] of Object.entries(PERSONA_LIMITS)) expect(v, k).toBe(SETTINGS_LIMITS[k as keyof typeof SETTINGS_LIMITS]);
-    expect([...PAGE_SYSTEM_TOOLS]).toEqual([...SYSTEM_TOOLS]);
-    expect([...PAGE_RESERVED].sort()).toEqual([...RESERVED_TOOL_NAMES].sort());
-  });
-
   const draft = (over: Partial<ToolDraft> = {}): ToolDraft => ({
     name: "lookup_order",
     description: "Looks up an order by its number.",

@@ -1,5 +1,5 @@
 // Implements: the live studio served by the portal (issue 13 item 2): `GET /` leads to it; pages
-// under `/studio`, the stylesheet and the one bundled script. The pages carry no secret: the
+// under `/studio`, the API reference at `/docs`, the stylesheet and the one bundled script. The pages carry no secret: the
 // script mints short-lived box credentials (`POST /auth/session/credential`) itself.
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
@@ -18,6 +18,9 @@ import { LivePage } from "./live-page.tsx";
 import { PortraitsPage } from "./portraits-page.tsx";
 import { VoicesPage } from "./voices-page.tsx";
 import { SignInPage } from "./sign-in-page.tsx";
+import { DocsPage } from "./docs-page.tsx";
+import type { BoxDocument } from "../openapi/box-document.ts";
+import { portalOpenApiDocument } from "../openapi/document.ts";
 import { EARLY_ETAG, EARLY_JS } from "./early-script.ts";
 import { STUDIO_CSS } from "./styles.ts";
 
@@ -41,6 +44,8 @@ export interface StudioDeps extends StudioOptions {
   keys: KeyService;
   gpu: GpuService;
   log: (msg: string, err?: unknown) => void;
+  /** The running box's OpenAPI document, for the API reference page; absent: the page says none was read. */
+  boxDocument?: () => Promise<BoxDocument>;
 }
 
 const SIGN_IN = "/studio/sign-in";
@@ -123,6 +128,14 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
       return page(c, Page({ email, admin: deps.gpu.isAdmin(email) }));
     });
   }
+
+  // The API reference: public (it carries no secret), with the navigation for a signed-in person.
+  const portalDocument = portalOpenApiDocument();
+  app.get("/docs", async (c) => {
+    const email = await who(c);
+    const box: BoxDocument = deps.boxDocument ? await deps.boxDocument() : { ok: false, why: "This portal reads no box document." };
+    return page(c, DocsPage({ email, admin: email ? deps.gpu.isAdmin(email) : false, portal: portalDocument, box }));
+  });
 
   // The list alone, for the script to swap in after a create or a revoke (hints only, no secret).
   app.get("/studio/keys/list", async (c) => {

@@ -1,6 +1,7 @@
 // The studio's one stylesheet. Colours are chosen for contrast (body text 15:1, muted text and
 // every button at least 4.5:1 on its background), focus is always visible (3 px ring), and the
 // layout is one column below 900 px so a 390 px phone needs no sideways scrolling.
+import { DOCS_CSS } from "./styles/docs.ts";
 import { GPU_CSS } from "./styles/gpu.ts";
 import { LIBRARY_CSS } from "./styles/library.ts";
 import { LIVE_CSS } from "./styles/live.ts";
@@ -159,4 +160,4 @@ dialog::backdrop { background: rgba(17, 24, 39, 0.55); }
 `;
 
 /** The base, then each page's own rules. */
-export const STUDIO_CSS = [BASE_CSS, LIVE_CSS, LIBRARY_CSS, PORTRAITS_CSS, VOICES_CSS, GPU_CSS].join("\n");
+export const STUDIO_CSS = [BASE_CSS, LIVE_CSS, LIBRARY_CSS, PORTRAITS_CSS, VOICES_CSS, GPU_CSS, DOCS_CSS].join("\n");

@@ -1,7 +1,8 @@
 // Implements: Endpoints: `/auth/voice/*` (thin: parse, call, answer). Bodies: `PUT /auth/voice/key`
 // `{provider, key}`, `PUT /auth/voice/engine` `{engine}`; every success answers 200 `{voice}`.
 import { Hono } from "hono";
-import { methodNotAllowed, readJsonObject } from "../http/errors.ts";
+import { methodNotAllowed } from "../http/errors.ts";
+import { readJsonObject } from "../http/read-body.ts";
 import type { PortalHonoEnv } from "../http/types.ts";
 import type { VoiceService } from "./service.ts";
 

@@ -1,6 +1,6 @@
 // The client library (`<package>/client`): browsers, Bun and Node, no runtime dependency beyond
-// the platform (fetch, WebSocket, RTCPeerConnection, TextDecoder). Types come from the box's own
-// schemas, imported as types only.
+// the platform (fetch, WebSocket, RTCPeerConnection, TextDecoder). Types come from the wire's
+// schemas in shared/wire/, imported as types only.
 export { AvatarClient, type AvatarClientOptions } from "./avatar-client.ts";
 export { BoxClient, type BoxClientOptions } from "./box-client.ts";
 export { ChatStream, type ChatFrame, type ChatStreamEvents } from "./chat-stream.ts";

@@ -1,5 +1,5 @@
 // The library runs on the platform alone: every run-time import stays inside shared/client;
-// the box's schemas are reached with `import type` only (erased before anything runs).
+// the wire's schemas (shared/wire/) are reached with `import type` only (erased before anything runs).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,11 +1,12 @@
 // Implements: Events (voice socket, control socket), Tool frames and System-tool wire frames, as
 // types. Type-only: nothing here exists at run time.
 import type { Tone } from "../wire/tones.ts";
+import type { ToolMode } from "../wire/settings-vocabulary.ts";
 
 /** Tool-call failure reasons known today; the list is append-only, so any string may arrive. */
 export type KnownToolFailReason = "timeout" | "host_error" | "invalid_args" | "not_enabled" | "no_host" | "session_closed" | "cancelled";
 export type ToolFailReason = KnownToolFailReason | (string & {});
-export type ToolMode = "await_result" | "fire_and_forget";
+export type { ToolMode };
 
 // ---- tool frames (same on both sockets and the typed-turn stream) ----------------------------
 export interface ToolCallStartedFrame { type: "tool_call_started"; call_id: string; name: string; mode: ToolMode }

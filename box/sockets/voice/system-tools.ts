@@ -2,7 +2,7 @@
 // pause_conversation, change_language. An action exists only when the model calls the tool.
 import { LANGUAGES, type Language } from "../../../shared/wire/tones.ts";
 import type { ToolSpec } from "../../llm/types.ts";
-import type { SystemToolName } from "../../settings/schema.ts";
+import type { SystemToolName } from "../../../shared/wire/settings.ts";
 import { ACTION_LABELS, lines } from "./lines.ts";
 import { skipHoldMs } from "./turn-taking.ts";
 

@@ -7,35 +7,8 @@ import { AvatarApiError, AvatarClient, portalCredentialProvider, type Readiness 
 import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
 import { explain } from "./words.ts";
+import type { GpuRecord, GpuRegionEntry as GpuRegion, GpuStatusBody as GpuStatus } from "../../../shared/wire/gpu.ts";
 
-interface GpuRecord {
-  instance_id: string | null;
-  state: string;
-  instance_type: string | null;
-  region: string | null;
-  availability_zone: string | null;
-  public_ip: string | null;
-  hostname: string | null;
-  launched_at: number | null;
-  running_seconds: number;
-  max_runtime_seconds: number;
-  auto_stop_at: number | null;
-  over_budget: boolean;
-  hourly_cost_usd: number;
-  ephemeral: boolean;
-  can_launch: boolean;
-  bootstrap_configured: boolean;
-}
-interface GpuRegion { id: string; label: string; data_resident: boolean; can_serve: boolean; smoke_test: boolean; types: string[]; owner_types: string[] }
-interface GpuStatus {
-  gpu: GpuRecord;
-  owner: boolean;
-  regions: GpuRegion[];
-  /** Every instance carrying the deployment's tag (the record shows one). */
-  instances: { instance_id: string; state: string; region: string; instance_type: string; launched_at: number | null }[];
-  /** A sentence when something is amiss (a refused automatic stop, a region that did not answer, a launch under way); else empty. */
-  notice: string;
-}
 interface Diagnostics extends GpuStatus {
   diagnostics: { instance_status: string | null; system_status: string | null; checks: { name: string; status: string }[]; hostname: string | null; resolves_to: string[] | null; resolves_to_public_ip: boolean | null };
 }

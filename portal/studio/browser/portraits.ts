@@ -9,23 +9,7 @@ import { AvatarApiError, AvatarClient, portalCredentialProvider, type AvatarUplo
 import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
 import { ago, explain, when } from "./words.ts";
-
-/** The portal's portrait record (docs/api-notes.md "Portal: Portraits"). */
-interface PortraitRecord {
-  portrait_id: string;
-  description: string;
-  sha256: string;
-  content_type: string;
-  width: number;
-  height: number;
-  size_bytes: number;
-  generator: "embedded" | "image_provider" | string;
-  created_at: number;
-  approved_at: number | null;
-  consent_id: string | null;
-  regenerated_from: string | null;
-  url: string;
-}
+import type { PortraitRecord } from "../../../shared/wire/portraits.ts";
 
 /** A portrait as this page holds it: the record, and once looked at, the exact bytes shown and their digest. */
 interface Shown {

@@ -3,7 +3,7 @@
 // public; making private again is one click (always allowed). Erase names what goes, then
 // `DELETE /auth/avatars/{id}`; the running box is asked to drop its prepared face at once too.
 import { AvatarApiError, type AvatarClient } from "../../../../shared/client/index.ts";
-import type { EraseResult } from "../../../avatars/schema.ts";
+import type { EraseResult } from "../../../../shared/wire/library.ts";
 import { byId, say } from "../dom.ts";
 import { portalJson } from "../portal-api.ts";
 import { explain } from "../words.ts";

@@ -2,7 +2,7 @@
 // box: state, detail, visibility) merged with what the running box says now (`GET /api/avatars`:
 // loaded groups, `preparing`, the `builds` journal). Pure: no DOM, no requests.
 import type { LoadedAvatars } from "../../../../shared/client/index.ts";
-import type { LibraryRecord, PublicLibraryRecord } from "../../../avatars/schema.ts";
+import type { LibraryRecord, PublicLibraryRecord } from "../../../../shared/wire/library.ts";
 import { elapsed, when } from "../words.ts";
 import { avatarLabel } from "./words.ts";
 

@@ -2,7 +2,7 @@
 // publication was refused, what an erasure did, and why the camera cannot be used. Pure functions
 // (no DOM), so the page's tests can read them; everything else falls back to the studio's explain().
 import { AvatarApiError } from "../../../../shared/client/index.ts";
-import type { EraseResult } from "../../../avatars/schema.ts";
+import type { EraseResult } from "../../../../shared/wire/library.ts";
 import { explain, when } from "../words.ts";
 
 /** The box's `POST /api/avatar` body limit (box/avatars/own/upload-form.ts UPLOAD_LIMITS). */

@@ -3,25 +3,12 @@
 // words, which fields changed (`POST /api/settings` takes any subset; `tools` is written whole),
 // and which field a refusal concerns. The box stays the judge: these only spare a round trip.
 import type { CatalogueRow, CustomToolInput, SettingsPatch, SettingsRecord } from "../../../../shared/client/index.ts";
+import { BUILT_IN_TOOLS, RESERVED_TOOL_NAMES, SETTINGS_LIMITS, SYSTEM_TOOLS, TOOL_MODES, TOOL_NAME_PATTERN as TOOL_NAME_RULE } from "../../../../shared/wire/settings-vocabulary.ts";
 
-/** The box's limits (box/settings/schema.ts SETTINGS_LIMITS; live-persona.test.ts keeps them equal). */
-export const PERSONA_LIMITS = {
-  systemPromptChars: 100_000,
-  toolsMax: 10,
-  toolNameMin: 2,
-  toolNameMax: 64,
-  toolDescriptionChars: 400,
-  toolParametersBytes: 4096,
-  timeoutMin: 1,
-  timeoutMax: 10,
-  timeoutDefault: 8,
-} as const;
-
-export const SYSTEM_TOOLS = ["end_call", "skip_turn", "pause_conversation", "change_language"] as const;
-export const BUILT_IN_TOOLS = ["calculate", "current_time", "weather", "lookup_wikipedia", "fetch_url"] as const;
-export const RESERVED_TOOL_NAMES: readonly string[] = [...SYSTEM_TOOLS, ...BUILT_IN_TOOLS, "speak"];
-export const TOOL_MODES = ["await_result", "fire_and_forget"] as const;
-const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+/** The box's own limits: the page checks against the very constants its validator reads. */
+export const PERSONA_LIMITS = SETTINGS_LIMITS;
+export { SYSTEM_TOOLS, BUILT_IN_TOOLS, RESERVED_TOOL_NAMES, TOOL_MODES };
+const TOOL_NAME_PATTERN = new RegExp(TOOL_NAME_RULE);
 
 /** One tool as the editor holds it: text, as typed. */
 export interface ToolDraft {

@@ -7,7 +7,7 @@
 // voice is remembered per avatar (in this browser) and sent as the call's voice; an avatar with
 // none chosen speaks with "the face's own voice" (the box's pick: docs/api-notes.md "A voice that fits the face").
 import type { AvatarClient, AvatarGroup, LoadedAvatars, VoiceCatalogue, VoiceGroup } from "../../../../shared/client/index.ts";
-import type { LibraryRecord, PublicLibraryRecord } from "../../../avatars/schema.ts";
+import type { LibraryRecord, PublicLibraryRecord } from "../../../../shared/wire/library.ts";
 import { byId, h } from "../dom.ts";
 import { portalJson } from "../portal-api.ts";
 import { explain, voiceGroupWords } from "../words.ts";

@@ -1,6 +1,7 @@
-// TypeBox models of POST /api/upload and GET /api/audios (the OpenAPI document reads them).
+// Implements: the rows of POST /api/upload and GET /api/audios as TypeBox models (the box's
+// OpenAPI document and the client library's types both read them).
 import { Type, type Static } from "@sinclair/typebox";
-import { TONES } from "../../shared/wire/tones.ts";
+import { TONES } from "./tones.ts";
 
 export const FlatError = Type.Object({ error: Type.String(), code: Type.String() });
 
@@ -16,7 +17,6 @@ const fields = {
 };
 
 export const AudioRowSchema = Type.Object({ name: Type.String(), ...fields });
-export type AudioRowModel = Static<typeof AudioRowSchema>;
 
 export const AudioListSchema = Type.Object({ audios: Type.Array(AudioRowSchema) });
 
@@ -26,3 +26,6 @@ export const UploadAnswerSchema = Type.Object({
   ...fields,
   replaced: Type.Boolean({ description: "an earlier upload of yours under this name was overwritten" }),
 });
+export type AudioRow = Static<typeof AudioRowSchema>;
+export type AudioList = Static<typeof AudioListSchema>;
+export type AudioUploadAnswer = Static<typeof UploadAnswerSchema>;

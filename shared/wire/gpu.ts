@@ -1,6 +1,7 @@
-// Implements: Resources: GPU record (portal, `gpu` object) and its `regions[]`. Beside them, for
-// what one record cannot hold: `instances[]` (every instance carrying the deployment's tag) and
-// `notice` (a sentence: a refused automatic stop, a region that did not answer, a launch under way).
+// Implements: Resources: GPU record (portal, `gpu` object) and its `regions[]`, as the portal
+// answers them and the studio's GPU page reads them. Beside them, for what one record cannot
+// hold: `instances[]` (every instance carrying the deployment's tag) and `notice` (a sentence:
+// a refused automatic stop, a region that did not answer, a launch under way).
 import { Type, type Static } from "@sinclair/typebox";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -61,6 +62,3 @@ export const LaunchBody = Type.Object({
   region: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type LaunchBody = Static<typeof LaunchBody>;
-
-/** Default runtime budget of a box, in seconds (a box self-terminates after about two hours). */
-export const DEFAULT_MAX_RUNTIME_SECONDS = 7200;
