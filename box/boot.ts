@@ -132,7 +132,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const clipBuilds = openClips({ enabled: env.avatarClips, dataDir: env.dataDir, registry, size: env.videoSize, renderModelPath: env.renderModelPath ?? undefined });
   // Finished portraits and clips are copied into the portal's store (off unless BOX_ASSET_* is set).
   wireArchive({ env, keyTable, own: registry.own ?? null, clips: clipBuilds.clips });
-  const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25 }, env.sockets);
+  const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25, perception: env.perception }, env.sockets);
   // Hosted voices give word timings, not phonemes: espeak's text-to-phonemes maps them to visemes.
   const speaker = new Speaker(voices?.accounts ?? null, 25, voiceHealth, espeak ? new WordPhonemizer(espeak) : null);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
@@ -147,6 +147,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     calls,
     speaker,
     timeZone: env.timeZone,
+    visionModels: env.visionModels,
   });
   // An interrupt stops the turn speaking into the session as well as the speech itself.
   const liveControl: LiveControl = {

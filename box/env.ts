@@ -1,6 +1,7 @@
 // The one place the box reads process.env. Validated with TypeBox, passed inward as typed options.
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { DEFAULT_VISION_MODELS } from "./llm/vision-models.ts";
 
 const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 
@@ -43,6 +44,10 @@ export const BoxEnv = Type.Object({
   speculativeReplies: Type.Boolean(),
   /** BOX_BARGE_PAUSE: barge-in in two steps, the avatar paused at the first voice (default on; off: today's one step). */
   bargePause: Type.Boolean(),
+  /** BOX_PERCEPTION: the avatar sees the client's camera or screen track (default on; off: such a track is answered inactive). */
+  perception: Type.Boolean(),
+  /** BOX_VISION_MODELS: model ids (`*` wildcards) that are sent the person's picture; docs/api-notes.md "Perception". */
+  visionModels: Type.Array(Type.String()),
   /** Longest pause_conversation (the spec's 90 s; lowered only by tests). */
   pauseMaxSeconds: Type.Integer({ minimum: 1, maximum: 90 }),
   /** Readiness: first re-check of a down model provider or voice engine (doubles, capped at 30 s). */
@@ -161,6 +166,8 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     },
     speculativeReplies: onOffish(env.BOX_SPECULATIVE_REPLIES, "BOX_SPECULATIVE_REPLIES"),
     bargePause: onOffish(env.BOX_BARGE_PAUSE, "BOX_BARGE_PAUSE"),
+    perception: onOff(env.BOX_PERCEPTION, "BOX_PERCEPTION"),
+    visionModels: env.BOX_VISION_MODELS === undefined ? [...DEFAULT_VISION_MODELS] : list(env.BOX_VISION_MODELS),
     pauseMaxSeconds: int(env.BOX_PAUSE_MAX_SECONDS, 90),
     readiness: { retryMs: int(env.BOX_READINESS_RETRY_MS, 2000) },
     llm: {

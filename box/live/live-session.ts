@@ -18,6 +18,8 @@ import { SpeechTimeline, type Scheduled, type UtteranceInput } from "./speech-ti
 import type { GrowingUtterance } from "./growing-utterance.ts";
 import type { ClientContext } from "../../shared/wire/client-context.ts";
 import type { SessionExpiry } from "./session-end.ts";
+import { Perception } from "../perception/perception.ts";
+import { photoLandmarker } from "../faces/prepare-photo.ts";
 
 export interface LiveSessionOptions {
   renderer: FaceRenderer;
@@ -30,6 +32,8 @@ export interface LiveSessionOptions {
   videoEncoder?: () => Promise<FfmpegEncoder>;
   /** Told about every frame handed to the media clock (benchmarks of onsets and pacing). */
   onFrame?: (report: FrameReport) => void;
+  /** BOX_PERCEPTION: receive and look at the client's camera or screen track (default off here; the box turns it on). */
+  perception?: boolean;
 }
 
 /** What frame `frame` carried when the media clock took it. */
@@ -96,6 +100,8 @@ export class LiveSession {
   private interrupting = new AbortController();
   /** Set when an idle window or a ceiling ended the session (sockets report it); null otherwise. */
   expiry: SessionExpiry | null = null;
+  /** What the box sees of the person (their camera or screen); null when no track was offered or perception is off. */
+  perception: Perception | null = null;
 
   private constructor(
     public avatar: ResolvedAvatar,
@@ -114,7 +120,12 @@ export class LiveSession {
   /** Answers the offer and starts media once the client connects. Throws ApiError on a bad SDP. */
   static async open(offer: unknown, avatar: ResolvedAvatar, clientContext: ClientContext, options: LiveSessionOptions) {
     const session = new LiveSession(avatar, clientContext, options);
-    const peer = await createAnswerPeer(offer, { loopbackOnly: options.loopbackOnly });
+    const peer = await createAnswerPeer(offer, { loopbackOnly: options.loopbackOnly, receiveClientVideo: options.perception ?? false });
+    if (peer.clientVideo) {
+      // Its own ffmpeg child, apart from the avatar's encoder: a bad camera never slows the avatar.
+      session.perception = new Perception({ ffmpegPath: options.ffmpegPath, landmarker: photoLandmarker });
+      session.perception.attach(peer.clientVideo);
+    }
     try {
       await session.loops.hold(avatar.frames); // a video's loop is in memory before its first frame
       session.pump(); // the first frames are ready before the client connects
@@ -299,6 +310,7 @@ export class LiveSession {
     this.expiry = expiry;
     this.interrupting.abort(new Error("the live session ended"));
     this.media?.close();
+    this.perception?.close(); // the decoder ends and the picture is dropped with the session
     if (this.playing) this.emit({ kind: "end", utterance: this.playing, interrupted: true });
     this.playing = null;
     this.loops.letGo();

@@ -43,7 +43,11 @@ export function anthropicMessages(messages: ChatMessage[]): { role: "user" | "as
     else out.push({ role, content: blocks });
   };
   for (const m of messages) {
-    if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
+    if (m.role === "user") {
+      // The image first, then the words about it (Anthropic's advice for one image and a question).
+      const image = m.image ? [{ type: "image", source: { type: "base64", media_type: m.image.mediaType, data: Buffer.from(m.image.data).toString("base64") } }] : [];
+      push("user", [...image, { type: "text", text: m.content }]);
+    }
     else if (m.role === "tool_result") {
       push("user", [{ type: "tool_result", tool_use_id: m.callId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
     } else {

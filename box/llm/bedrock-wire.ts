@@ -71,7 +71,7 @@ export function bedrockMessages(messages: ChatMessage[]): Message[] {
     else out.push({ role, content: blocks });
   };
   for (const m of messages) {
-    if (m.role === "user") push("user", [{ text: m.content }]);
+    if (m.role === "user") push("user", [...(m.image ? [{ image: { format: "jpeg" as const, source: { bytes: m.image.data } } }] : []), { text: m.content }]);
     else if (m.role === "tool_result") {
       push("user", [{ toolResult: { toolUseId: m.callId, content: [{ text: m.content }], status: m.isError ? "error" : "success" } }]);
     } else {

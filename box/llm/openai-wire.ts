@@ -37,7 +37,15 @@ function openAiToolChoice(choice: ToolChoice): unknown {
 function openAiMessage(m: ChatMessage): Record<string, unknown> {
   switch (m.role) {
     case "user":
-      return { role: "user", content: m.content };
+      if (!m.image) return { role: "user", content: m.content };
+      // A data URL: the one image form every OpenAI-compatible server (OpenAI, vLLM, llama.cpp, Ollama) reads.
+      return {
+        role: "user",
+        content: [
+          { type: "text", text: m.content },
+          { type: "image_url", image_url: { url: `data:${m.image.mediaType};base64,${Buffer.from(m.image.data).toString("base64")}` } },
+        ],
+      };
     case "assistant":
       if (!m.toolCalls?.length) return { role: "assistant", content: m.content };
       return {

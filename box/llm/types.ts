@@ -43,8 +43,14 @@ export interface ToolCallRecord {
   replay?: unknown;
 }
 
+/** A picture going with the person's words (their camera or screen, docs/api-notes.md "Perception"); never stored. */
+export interface ImagePart {
+  mediaType: "image/jpeg";
+  data: Uint8Array;
+}
+
 export type ChatMessage =
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; image?: ImagePart }
   | { role: "assistant"; content: string; toolCalls?: ToolCallRecord[] }
   /** A tool result: sent in the provider's tool-result slot, i.e. as application data, never as the person. */
   | { role: "tool_result"; callId: string; name: string; content: string; isError?: boolean };

@@ -83,6 +83,59 @@ describe("createAnswerPeer", () => {
   }
 });
 
+describe("an offer that also sends the client's camera or screen", () => {
+  /** A browser-shaped offer: the avatar's video and audio recvonly, then a camera track sendonly. */
+  async function cameraOffer(): Promise<string> {
+    const pc = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
+    pc.addTransceiver("video", { direction: "recvonly" });
+    pc.addTransceiver("audio", { direction: "recvonly" });
+    const source = new (wrtc as unknown as { nonstandard: { RTCVideoSource: new () => { createTrack(): MediaStreamTrack } } }).nonstandard.RTCVideoSource();
+    const camera = source.createTrack();
+    pc.addTransceiver(camera, { direction: "sendonly" });
+    await pc.setLocalDescription(await pc.createOffer());
+    const sdp = pc.localDescription!.sdp;
+    camera.stop();
+    pc.close();
+    return sdp;
+  }
+  /** Each m-line's kind and direction, in order. */
+  const shape = (sdp: string) => sdp.split(/\r?\nm=/).slice(1).map((m) => `${m.split(" ")[0]} ${/a=(sendrecv|sendonly|recvonly|inactive)/.exec(m)?.[1]}`);
+
+  test("is answered with the camera's m-line recvonly, after the avatar's video and audio, when the box looks", async () => {
+    const peer = await createAnswerPeer({ sdp: await cameraOffer(), type: "offer" }, { loopbackOnly: true, receiveClientVideo: true });
+    try {
+      expect(shape(peer.answer.sdp)).toEqual(["video sendonly", "audio sendonly", "video recvonly"]);
+      expect(peer.answer.sdp.split(/\r?\nm=/)[3]).toMatch(/a=rtpmap:\d+ VP8\/90000/);
+      expect(peer.clientVideo?.mid).toBe("2");
+    } finally {
+      peer.close();
+    }
+  });
+
+  test("is answered inactive when the box does not look (BOX_PERCEPTION=off): the client sends nothing", async () => {
+    const peer = await createAnswerPeer({ sdp: await cameraOffer(), type: "offer" }, { loopbackOnly: true, receiveClientVideo: false });
+    try {
+      expect(shape(peer.answer.sdp)).toEqual(["video sendonly", "audio sendonly", "video inactive"]);
+      expect(peer.clientVideo).toBeNull();
+    } finally {
+      peer.close();
+    }
+  });
+
+  test("an offer without a client video track gets today's answer whether the box looks or not", async () => {
+    const looking = await createAnswerPeer({ sdp: offer, type: "offer" }, { loopbackOnly: true, receiveClientVideo: true });
+    const blind = await createAnswerPeer({ sdp: offer, type: "offer" }, { loopbackOnly: true });
+    try {
+      expect(shape(looking.answer.sdp)).toEqual(["video sendonly", "audio sendonly"]);
+      expect(shape(looking.answer.sdp)).toEqual(shape(blind.answer.sdp));
+      expect(looking.clientVideo).toBeNull();
+    } finally {
+      looking.close();
+      blind.close();
+    }
+  });
+});
+
 describe("dtlsServerAnswer", () => {
   const answer = "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=setup:active\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=setup:active\r\n";
   test("an actpass offer gets a passive answer on every m-line (the box is the DTLS server)", () => {

@@ -1,6 +1,8 @@
 // Implements: Box: POST /connect (the WebRTC answer of one live session).
-// werift answers the client's recvonly offer with one VP8 video and one Opus audio track.
-import type { CandidatePair, MediaStreamTrack, RTCDtlsTransport, RTCIceServer, RTCPeerConnection } from "werift";
+// werift answers the client's recvonly offer with one VP8 video and one Opus audio track; a
+// further video m-line the client sends on (its camera or screen, docs/api-notes.md "Perception")
+// is answered recvonly, or inactive when the box does not look.
+import type { CandidatePair, MediaStreamTrack, RTCDtlsTransport, RTCIceServer, RTCPeerConnection, RTCRtpTransceiver } from "werift";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { keepEarlyDtls } from "./early-dtls.ts";
 import { sayGoodbye } from "./goodbye.ts";
@@ -17,12 +19,16 @@ export type AnswerPeerOptions = {
   iceServers?: RTCIceServer[];
   /** ICE gathering is cut off after this; what was gathered is used. */
   gatheringTimeoutMs?: number;
+  /** Receive a video track the client sends (camera or screen); false answers it inactive. Default false. */
+  receiveClientVideo?: boolean;
 };
 
 export type AnswerPeer = {
   answer: { sdp: string; type: "answer" };
   video: MediaStreamTrack;
   audio: MediaStreamTrack;
+  /** The transceiver the client's camera or screen arrives on; null when none is offered or the box does not look. */
+  clientVideo: RTCRtpTransceiver | null;
   pc: RTCPeerConnection;
   /** Resolves when DTLS is up (media can flow); rejects if the peer fails or closes first. */
   connected: Promise<void>;
@@ -97,6 +103,7 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
     const video = new werift.MediaStreamTrack({ kind: "video" });
     const audio = new werift.MediaStreamTrack({ kind: "audio" });
     let answer: Awaited<ReturnType<RTCPeerConnection["createAnswer"]>>;
+    let clientVideo: RTCRtpTransceiver | null = null;
     try {
       await pc.setRemoteDescription({ type: "offer", sdp: offer.sdp });
       // One stream id on both m-lines puts them in one sync group: the receiver lip-syncs them.
@@ -104,6 +111,7 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
       // addTrack reuses the client's recvonly transceivers, so the m-line order follows the offer.
       pc.addTrack(video, stream);
       if (/\r?\nm=audio /.test(offer.sdp)) pc.addTrack(audio, stream);
+      clientVideo = clientVideoTransceiver(pc, video, options.receiveClientVideo ?? false);
       answer = await pc.createAnswer();
     } catch (err) {
       throw new ApiError(400, "invalid_sdp", `The offer could not be answered: ${(err as Error).message}`);
@@ -114,12 +122,27 @@ export async function createAnswerPeer(offer: unknown, options: AnswerPeerOption
     await gatheringDone(pc, options.gatheringTimeoutMs ?? 5_000);
     const sdp = pc.localDescription?.sdp ?? "";
     if (!/a=candidate:/.test(sdp)) throw new Error("no network candidate could be gathered");
-    return { answer: { sdp, type: "answer" }, video, audio, pc, connected: life.connected, ended: life.ended, close };
+    return { answer: { sdp, type: "answer" }, video, audio, clientVideo, pc, connected: life.connected, ended: life.ended, close };
   } catch (err) {
     close();
     if (err instanceof ApiError) throw err;
     throw new ApiError(503, "media_unavailable", `The stream could not be set up: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The client's camera or screen: a video m-line other than the avatar's on which the client sends
+ * (werift made it recvonly from the offer's sendonly). The first such one is kept; any further one,
+ * and every one when the box does not look, is answered inactive so no client sends into the void.
+ */
+function clientVideoTransceiver(pc: RTCPeerConnection, avatarTrack: MediaStreamTrack, receive: boolean): RTCRtpTransceiver | null {
+  let kept: RTCRtpTransceiver | null = null;
+  for (const t of pc.getTransceivers()) {
+    if (t.kind !== "video" || t.sender.track === avatarTrack || t.direction !== "recvonly") continue;
+    if (receive && !kept) kept = t;
+    else t.setDirection("inactive");
+  }
+  return kept;
 }
 
 function gatheringDone(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {

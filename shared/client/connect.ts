@@ -38,6 +38,20 @@ export interface ConnectOptions {
    * exchange starts at once. Used up by this call; a closed one is ignored.
    */
   prepared?: PreparedOffer | null;
+  /**
+   * The person's camera or screen, sent to the box (which looks at it: docs/api-notes.md
+   * "Perception"): a video track, or a stream whose first video track is sent. `null` reserves the
+   * slot without sending yet. Either way LiveMedia.setCamera() swaps, starts or stops it during the
+   * call without renegotiation. Left out: the offer is receive-only, and a camera needs a new connect().
+   */
+  camera?: MediaStream | MediaStreamTrack | null;
+}
+
+/** The video track a camera option names (a stream's first video track), or null. */
+function cameraTrack(camera: MediaStream | MediaStreamTrack | null | undefined): MediaStreamTrack | null {
+  if (!camera) return null;
+  if ("getVideoTracks" in camera) return camera.getVideoTracks()[0] ?? null;
+  return camera.kind === "video" ? camera : null;
 }
 
 /** A receive-only offer with its candidates gathered, waiting for connect(). close() it if unused. */
@@ -45,6 +59,8 @@ export interface PreparedOffer {
   readonly pc: RTCPeerConnection;
   /** Resolves when the offer is set and gathering ended (or timed out). */
   readonly ready: Promise<void>;
+  /** The sender of the person's camera or screen (its own sendonly m-line, after the avatar's); null: no camera slot. */
+  readonly camera: RTCRtpSender | null;
   close(): void;
 }
 
@@ -53,18 +69,21 @@ export interface PreparedOffer {
  * peer, its two receive-only transceivers, the offer and ICE gathering, which otherwise sit
  * between a click on "start" and the first request to the box.
  */
-export function prepareOffer(options: Pick<ConnectOptions, "RTCPeerConnection" | "rtcConfiguration" | "iceGatheringTimeoutMs"> = {}): PreparedOffer {
+export function prepareOffer(options: Pick<ConnectOptions, "RTCPeerConnection" | "rtcConfiguration" | "iceGatheringTimeoutMs" | "camera"> = {}): PreparedOffer {
   const Peer = options.RTCPeerConnection ?? (globalThis as { RTCPeerConnection?: PeerCtor }).RTCPeerConnection;
   if (!Peer) throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", { source: "local" });
   const pc = new Peer(options.rtcConfiguration ?? {});
   pc.addTransceiver("video", { direction: "recvonly" });
   pc.addTransceiver("audio", { direction: "recvonly" });
+  // The camera's m-line comes third: the avatar's video stays the offer's first video m-line.
+  const track = cameraTrack(options.camera);
+  const camera = options.camera === undefined ? null : pc.addTransceiver(track ?? "video", { direction: "sendonly" }).sender;
   const ready = pc
     .createOffer()
     .then((offer) => pc.setLocalDescription(offer))
     .then(() => gathered(pc, options.iceGatheringTimeoutMs ?? 3_000));
   ready.catch(() => undefined); // read by connect(); a failure there closes it
-  return { pc, ready, close: () => pc.close() };
+  return { pc, ready, camera, close: () => pc.close() };
 }
 
 export interface LiveMediaEvents {
@@ -91,6 +110,8 @@ export class LiveMedia {
   private blocked: { restoreMuted: boolean } | null = null;
   private statsTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
+  /** The camera slot's sender (set by connectMedia); null when the call was opened without one. */
+  cameraSender: RTCRtpSender | null = null;
 
   constructor(
     private readonly http: HttpCore,
@@ -113,6 +134,16 @@ export class LiveMedia {
 
   on(map: Handlers<LiveMediaEvents>): () => void {
     return this.emitter.on(map);
+  }
+
+  /**
+   * Sends another camera or screen track, or stops sending (null), in the slot opened by
+   * connect({ camera }); no renegotiation (the box answers /connect only). The track is not
+   * stopped here: the page owns it. Without a slot, a camera needs a new connect().
+   */
+  async setCamera(camera: MediaStream | MediaStreamTrack | null): Promise<void> {
+    if (!this.cameraSender) throw new AvatarApiError(0, "no_camera_slot", "This call was opened without a camera slot: connect again with the camera option.", { source: "local" });
+    await this.cameraSender.replaceTrack(cameraTrack(camera));
   }
 
   get autoplayBlocked(): boolean {
@@ -249,11 +280,15 @@ export async function connectMedia(http: HttpCore, options: ConnectOptions = {})
   const Peer = options.RTCPeerConnection ?? g.RTCPeerConnection;
   if (!Peer) throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", { source: "local" });
   const startedAt = now();
-  const usable = options.prepared && options.prepared.pc.signalingState === "have-local-offer" ? options.prepared : null;
+  // A prepared offer without a camera slot cannot carry a camera asked for now.
+  const fits = (p: PreparedOffer) => p.pc.signalingState === "have-local-offer" && (options.camera === undefined || p.camera !== null);
+  const usable = options.prepared && fits(options.prepared) ? options.prepared : null;
   if (options.prepared && !usable) options.prepared.close();
   const prepared = usable ?? prepareOffer({ ...options, RTCPeerConnection: Peer });
   const pc = prepared.pc;
   const media = new LiveMedia(http, pc, options.video ?? null, startedAt, options.MediaStream ?? g.MediaStream, options.on);
+  media.cameraSender = prepared.camera;
+  if (prepared.camera && options.camera !== undefined) await prepared.camera.replaceTrack(cameraTrack(options.camera));
   try {
     await prepared.ready;
     media.mark("offer_ready");
