@@ -6,6 +6,7 @@ import { prepareFace, type PreparedFace, type Point } from "../render/prepared-f
 import { FaceLandmarker } from "./face-landmarker.ts";
 import { parseFraming } from "./framing.ts";
 import { FrameTransform, rgbOf, softenPadding, warpToFrame } from "./frame-warp.ts";
+import { assessHardPhoto } from "./hard-photo.ts";
 import { anchorsFromMesh, MESH, meshRoll, meshYaw } from "./mesh-anchors.ts";
 import { withMouthGap } from "./mouth-gap.ts";
 import { blurRgb, decodeForDetection, decodeRegion, readPhotoHeader } from "./photo-decode.ts";
@@ -110,15 +111,25 @@ export async function preparePhoto(bytes: Uint8Array, opts: PhotoPrepOptions): P
   if (Math.abs(roll) > (3 * Math.PI) / 180) notes.push(`the head was tilted by ${Math.abs(deg(roll))} degrees; the photo was turned to level the eyes`);
   const yaw = meshYaw(mesh);
   if (Math.abs(yaw) > 0.9) notes.push("the face is turned well away from the camera; a frontal photo talks more convincingly");
+  // A hard photo (a moustache, a hand at the mouth, glasses, side light, turned, tiny) moves less.
+  const hard = assessHardPhoto({ rgba: warped.rgba, size, mesh: landmarks, yaw, faceHeightInPhoto: faceH });
+  if (hard.motion) anchors.motion = hard.motion;
   // The renderer closes a picture's open mouth at rest (box/render/README.md "The mouth").
   const gap = anchors.mouth.gap ?? 0;
-  if (gap > MOUTH.restGapMax * anchors.mouth.width) {
+  if (gap > 0 && hard.findings.some((f) => f.kind === "lips-covered" || f.kind === "small")) {
+    // Closing the lips would cut hair hanging into their gap, or (a tiny face's lips placed a
+    // pixel off) leave a bright line of teeth, along a straight line: keep the photo's mouth at
+    // rest (its upper teeth stay under the upper lip as the mouth opens).
+    anchors.mouth = { ...anchors.mouth, gap: 0 };
+    notes.push("the lips are apart in the photo and could not be closed cleanly; the avatar keeps them as the photo shows them at rest");
+  } else if (gap > MOUTH.restGapMax * anchors.mouth.width) {
     notes.push("the mouth is wide open in the photo; at rest the avatar's lips close only part of the way (a photo with the lips together or smiling rests better)");
   } else if (gap > 0) {
     notes.push("the lips are apart in the photo; the avatar closes them at rest and opens onto the photo's own teeth");
   }
   if (scale > 2) notes.push(`the face is small in the photo (${Math.round(faceH)} pixels from hairline to chin); the avatar will look soft`);
   if (warped.paddedPixels > size * size * 0.02) notes.push("the frame reaches past the photo's edge; the gap was filled with blurred edge colour");
+  for (const f of hard.findings) notes.push(f.note);
 
   return { face: prepareFace(warped.rgba, size, size, anchors), facesFound: faces.length, detail: notes.join("; "), landmarks };
 }

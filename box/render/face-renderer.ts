@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import * as ort from "onnxruntime-node";
 import { createSession, type ExecutionProvider } from "../onnx/session.ts";
 import type { FrameParams } from "./frame-params.ts";
+import { limitMotion } from "./motion-limits.ts";
 import { composeFrame, planCrop, withinEnvelope, type Box, type CropEnvelope, type CropPlan } from "./face-crop.ts";
 import { DEFAULT_CROP_ENVELOPE } from "./face-warp/crop-box.ts";
 import { IO, PARAM_ORDER, paramsToVector } from "./face-warp/io.ts";
@@ -115,7 +116,9 @@ export class FaceRenderer {
    * buffer owned by the renderer and is overwritten by the next call: copy it to keep it.
    */
   render(face: PreparedFace, params: FrameParams, out?: Uint8Array): Promise<Uint8Array> {
-    const run = this.queue.then(() => this.runOnce(face, params, out ?? this.frame));
+    // A hard photo moves less (motion-limits.ts): every frame of it, whoever drives it.
+    const limited = limitMotion(params, face.anchors.motion);
+    const run = this.queue.then(() => this.runOnce(face, limited, out ?? this.frame));
     this.queue = run.catch(() => undefined);
     return run;
   }

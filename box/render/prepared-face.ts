@@ -1,6 +1,7 @@
 // Implements: the renderer's face input (docs/architecture.md "The media path of one live session"): an I420 still of the face at
 // the output size plus the landmark anchors the face-warp model needs (box/render/README.md).
 import { rgbaToI420 } from "./i420.ts";
+import type { MotionLimits } from "./motion-limits.ts";
 import { sampleMouthPalette, type MouthPalette } from "./mouth-palette.ts";
 
 export interface Point {
@@ -28,6 +29,12 @@ export interface FaceAnchors {
   /** Eyebrows: the middle of each brow. */
   leftBrow: Point;
   rightBrow: Point;
+  /**
+   * How much of the renderer's motion this face takes (motion-limits.ts); absent: all of it.
+   * Set by photo preparation for a photo it found hard (box/render/README.md "Hard photos");
+   * kept with the anchors so a face loaded from storage moves the same. Not part of the model's input.
+   */
+  motion?: MotionLimits;
 }
 
 /** A face ready for the renderer: I420 (Y, then U, then V; chroma at half size) plus anchors. */

@@ -101,3 +101,64 @@ export function bombPng(side = 20000): Uint8Array {
 export async function exifTurned(photo: Uint8Array): Promise<Uint8Array> {
   return jpeg(sharp(await sharp(photo).rotate(270).toBuffer()).withMetadata({ orientation: 6 }));
 }
+
+// Hard photos (issue 25 "Bad input"): real faces made hard with sharp. Coordinates are
+// singlePhoto's (520x900): mouth corners at about (184,406) and (264,401), upper lip top
+// (206,399), nose base (202,380), eye centres about (162,306) and (250,297).
+
+/** singlePhoto lit hard from the image's left: a gradient multiply down to a fifth on the right. */
+export async function sideLitPhoto(): Promise<Uint8Array> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="900">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0"><stop offset="0.2" stop-color="#ffffff"/><stop offset="0.55" stop-color="#5a5a5a"/><stop offset="0.75" stop-color="#333333"/></linearGradient></defs>
+    <rect width="520" height="900" fill="url(#g)"/></svg>`;
+  return jpeg(sharp(await singlePhoto()).composite([{ input: Buffer.from(svg), blend: "multiply" }]));
+}
+
+/** singlePhoto at a fifth of its size in a 1280x960 grey room: a face about 55 pixels tall. */
+export async function tinyFacePhoto(): Promise<Uint8Array> {
+  const small = await sharp(await singlePhoto()).resize(104, 180).toBuffer();
+  return jpeg(sharp({ create: { width: 1280, height: 960, channels: 3, background: "#9a968c" } }).composite([{ input: small, left: 700, top: 380 }]));
+}
+
+/** A real face turned about 30 degrees to the image's right (sample4's left-most person). */
+export function turnedPhoto(): Promise<Uint8Array> {
+  return jpeg(sharp(demoPhoto(4)).extract({ left: 20, top: 40, width: 560, height: 820 }));
+}
+
+/** singlePhoto with a hand-like skin-coloured shape (blurred, shaded) over the mouth's image-right corner. */
+export async function handPhoto(): Promise<Uint8Array> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="900">
+    <defs><radialGradient id="s" cx="0.45" cy="0.4" r="0.7"><stop offset="0" stop-color="#e2b79c"/><stop offset="0.7" stop-color="#c99479"/><stop offset="1" stop-color="#9c6a55"/></radialGradient></defs>
+    <g transform="rotate(-25 282 430)"><ellipse cx="282" cy="430" rx="34" ry="70" fill="url(#s)"/>
+    <ellipse cx="318" cy="450" rx="26" ry="62" fill="url(#s)"/></g></svg>`;
+  const hand = await sharp(Buffer.from(svg)).blur(2.5).png().toBuffer();
+  return jpeg(sharp(await singlePhoto()).composite([{ input: hand }]));
+}
+
+/** singlePhoto with drawn glasses: dark frames round both eyes, a bridge and the temples. */
+export async function glassesPhoto(): Promise<Uint8Array> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="900">
+    <g fill="none" stroke="#1c1a1a" stroke-width="6" stroke-linejoin="round">
+    <rect x="126" y="282" width="66" height="48" rx="14" transform="rotate(-6 159 306)"/>
+    <rect x="216" y="272" width="68" height="48" rx="14" transform="rotate(-6 250 296)"/>
+    <path d="M191 300 Q204 290 217 296"/><path d="M127 304 L112 300"/><path d="M283 290 L330 282"/></g></svg>`;
+  return jpeg(sharp(await singlePhoto()).composite([{ input: Buffer.from(svg) }]));
+}
+
+/** singlePhoto with a moustache: short dark strands in a band from the nose over the upper lip. */
+export async function moustachePhoto(): Promise<Uint8Array> {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const strands: string[] = [];
+  for (let i = 0; i < 900; i++) {
+    const t = rnd();
+    const x = 172 + t * 104;
+    const arch = 10 * Math.sin(Math.PI * t); // the band arches over the lip
+    const y = 384 - arch + rnd() * (20 + 6 * Math.sin(Math.PI * t));
+    const dx = (t - 0.5) * 10 + (rnd() - 0.5) * 4;
+    const shade = 20 + Math.floor(rnd() * 40);
+    strands.push(`<path d="M${x.toFixed(1)} ${y.toFixed(1)} l${dx.toFixed(1)} ${(6 + rnd() * 6).toFixed(1)}" stroke="rgb(${shade},${shade - 6},${shade - 10})"/>`);
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="900"><g stroke-width="1.6" stroke-linecap="round" opacity="0.92">${strands.join("")}</g></svg>`;
+  return jpeg(sharp(await singlePhoto()).composite([{ input: Buffer.from(svg) }]));
+}
