@@ -1,6 +1,6 @@
 // The Voices page end to end in Debian's Chromium: the real portal (`bun portal/main.ts`) with its
 // local box, both pointed at a local ElevenLabs and Cartesia speaking the providers' protocols
-// (box/voice/*/testing/: the portal's key check and the box's voices, speech and key check all go
+// (box/tts/*/testing/: the portal's key check and the box's voices, speech and key check all go
 // there). A wrong key is refused and nothing is saved; the right one is saved and only its hint is
 // ever on the page; choosing ElevenLabs makes the box speak with it (the live page offers its
 // voices, a sample plays); a key ElevenLabs stops taking shows the box's voice notice; removing the key asks first and the choice falls back to the built-in
@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test as base, expect } from "@playwright/test";
 import { FakeOpenAi } from "../box/llm/testing/fake-openai.ts";
-import { FakeCartesia } from "../box/voice/cartesia/testing/fake-cartesia.ts";
-import { FakeElevenLabs } from "../box/voice/elevenlabs/testing/fake-elevenlabs.ts";
+import { FakeCartesia } from "../box/tts/cartesia/testing/fake-cartesia.ts";
+import { FakeElevenLabs } from "../box/tts/elevenlabs/testing/fake-elevenlabs.ts";
 import { startPortalProcess } from "../portal/testing/portal-process.ts";
 import { ADMIN, shoot, signIn, SIZES, type Studio } from "./studio-fixture.ts";
 

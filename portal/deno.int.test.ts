@@ -24,8 +24,8 @@ import { clipKey, portraitKey } from "../shared/asset-layout/asset-keys.ts";
 import { BUILD_COMMAND } from "./deno/studio-script.ts";
 import { FakeIdentityProvider } from "./testing/fake-idp.ts";
 import { startPortalProcess, type PortalProcess, type PortalRuntime } from "./testing/portal-process.ts";
-import { startFakeCartesia, type FakeCartesia } from "./voice/testing/fake-cartesia.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "./voice/testing/fake-elevenlabs.ts";
+import { startFakeCartesia, type FakeCartesia } from "./voice-keys/testing/fake-cartesia.ts";
+import { startFakeElevenLabs, type FakeElevenLabs } from "./voice-keys/testing/fake-elevenlabs.ts";
 
 const ELEVEN_KEY = "sk_entriesELEVEN_5b6a79880f1e2d3c4b5a6978";
 const CARTESIA_KEY = "sk_car_entriesCARTESIA_Hq2Jk3Lm4Np5";

@@ -3,7 +3,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { DEFAULT_IMAGE_MODEL } from "./portraits/openai-generator.ts";
-import { DEFAULT_CARTESIA_BASE_URL, DEFAULT_ELEVENLABS_BASE_URL } from "./voice/providers.ts";
+import { DEFAULT_CARTESIA_BASE_URL, DEFAULT_ELEVENLABS_BASE_URL } from "./voice-keys/providers.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { FakeElevenLabs } from "../box/voice/elevenlabs/testing/fake-elevenlabs.ts";
+import { FakeElevenLabs } from "../box/tts/elevenlabs/testing/fake-elevenlabs.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { FakeIdentityProvider } from "./testing/fake-idp.ts";

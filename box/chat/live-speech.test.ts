@@ -2,9 +2,9 @@
 // clause is heard from its first audio, clauses keep their order, and a clause whose stream is cut
 // mid-way still counts as said (it started playing) while the turn goes on with the next.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeElevenLabs } from "../voice/elevenlabs/testing/fake-elevenlabs.ts";
-import { ElevenLabsEngine } from "../voice/elevenlabs/elevenlabs-engine.ts";
-import { VoiceAccounts } from "../voice/accounts.ts";
+import { FakeElevenLabs } from "../tts/elevenlabs/testing/fake-elevenlabs.ts";
+import { ElevenLabsEngine } from "../tts/elevenlabs/elevenlabs-engine.ts";
+import { VoiceAccounts } from "../tts/accounts.ts";
 import { Speaker } from "../live/speaker.ts";
 import { FrameRig } from "../live/testing/frame-rig.ts";
 import { LiveSpeech } from "./live-speech.ts";

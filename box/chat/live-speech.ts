@@ -4,7 +4,7 @@
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
-import type { VoicePick } from "../voice/accounts.ts";
+import type { VoicePick } from "../tts/accounts.ts";
 import type { ConfirmGate } from "./confirm-gate.ts";
 
 export class LiveSpeech {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { FakeOpenAi } from "../llm/testing/fake-openai.ts";
 import { spawnBox, type RunningBox } from "../testing/spawn-box.ts";
-import { encodeWav } from "../voice/wav.ts";
+import { encodeWav } from "../tts/wav.ts";
 
 const A = "audio_key_a";
 const B = "audio_key_b";

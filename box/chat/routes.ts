@@ -8,7 +8,7 @@ import { readJsonObject } from "../http/json-body.ts";
 import type { AvatarRegistry } from "../avatars/registry.ts";
 import type { LiveSessions } from "../live/manager.ts";
 import type { Speaker } from "../live/speaker.ts";
-import type { VoiceAccounts, VoicePick } from "../voice/accounts.ts";
+import type { VoiceAccounts, VoicePick } from "../tts/accounts.ts";
 import type { TurnEngine, TurnOutcome } from "./turn-engine.ts";
 import type { ToolCalls } from "./tool-calls.ts";
 import { NdjsonStream, wantsStream } from "./ndjson.ts";

@@ -11,7 +11,7 @@ import type { ConversationService } from "../conversations/service.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
 import type { ClientContext } from "../../shared/wire/client-context.ts";
-import { ClauseSplitter, REPLY_FIRST_PHRASE_WORDS } from "./clause-splitter.ts";
+import { ClauseSplitter, REPLY_FIRST_PHRASE_WORDS } from "../text/clause-splitter.ts";
 import { ToneMarker, TONE_INSTRUCTION } from "./tone-marker.ts";
 import type { ModerationScreen } from "./moderation.ts";
 import type { ModelRouter } from "./model-router.ts";

@@ -2,7 +2,7 @@
 // timings when it gives them, else from the audio itself, so hosted voices and uploaded audio
 // lip-sync too.
 import type { MouthParams } from "../render/frame-params.ts";
-import type { Utterance } from "../voice/engine.ts";
+import type { Utterance } from "../tts/engine.ts";
 import { mouthTrackFromAudio } from "./audio-mouth.ts";
 import { mouthTrackFromPhonemes } from "./mouth-track.ts";
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MouthParams } from "../render/frame-params.ts";
-import type { PhonemeTiming } from "../voice/engine.ts";
-import { EspeakEngine } from "../voice/espeak-engine.ts";
+import type { PhonemeTiming } from "../tts/engine.ts";
+import { EspeakEngine } from "../tts/espeak-engine.ts";
 import { frameCount, mouthTrackFromPhonemes } from "./mouth-track.ts";
 import { visemeOf, visemesOf } from "./visemes.ts";
 

@@ -5,7 +5,7 @@
 // as ceilings, and a slew limit keeps frame-to-frame motion within what a jaw can do.
 import type { MouthParams } from "../render/frame-params.ts";
 import { slewLimitDown } from "./slew.ts";
-import type { PhonemeTiming } from "../voice/engine.ts";
+import type { PhonemeTiming } from "../tts/engine.ts";
 import { VISEME_SHAPES, visemesOf, type Viseme } from "./visemes.ts";
 
 export interface MouthTrackOptions {

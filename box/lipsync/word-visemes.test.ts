@@ -2,8 +2,8 @@
 // land inside its interval, in order; an utterance without word texts keeps the audio path; and
 // the mouth closes on a bilabial that the audio path leaves open.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Utterance } from "../voice/engine.ts";
-import { EspeakEngine } from "../voice/espeak-engine.ts";
+import type { Utterance } from "../tts/engine.ts";
+import { EspeakEngine } from "../tts/espeak-engine.ts";
 import { mouthTrackFromAudio } from "./audio-mouth.ts";
 import { mouthTrackFromPhonemes } from "./mouth-track.ts";
 import { WordPhonemizer, wordKey } from "./word-visemes.ts";

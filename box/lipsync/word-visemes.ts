@@ -5,7 +5,7 @@
 // own timings. Measured (scripts/bench/lipsync-paths.ts, 28 sentences en/es/fr, truth = espeak's
 // own timings on espeak audio): jaw-opening error 0.022 this way against 0.154 from the audio
 // (correlation 0.96 vs 0.66); lips closed on p/b/m in 83 % of their frames against 0 %.
-import type { PhonemeTiming, Utterance, VoiceEngine, WordTiming } from "../voice/engine.ts";
+import type { PhonemeTiming, Utterance, VoiceEngine, WordTiming } from "../tts/engine.ts";
 
 /** A word's phonemes as said alone: names and each one's share of the word's length. */
 interface WordPhonemes {

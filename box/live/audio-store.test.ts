@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AudioStore, DEFAULT_CLIP } from "./audio-store.ts";
-import { encodeWav } from "../voice/wav.ts";
+import { encodeWav } from "../tts/wav.ts";
 
 // One clause of 1000 samples: a 2044-byte WAV plus a sidecar of about 150 bytes.
 const speaker = { synthesize: async () => ({ pcm: new Int16Array(1000), sampleRate: 16000 }) as any };

@@ -6,11 +6,11 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Tone } from "../../shared/wire/tones.ts";
-import { decodeWav, encodeWav } from "../voice/wav.ts";
-import type { VoiceEngine } from "../voice/engine.ts";
-import { ClauseSplitter } from "../chat/clause-splitter.ts";
+import { decodeWav, encodeWav } from "../tts/wav.ts";
+import type { VoiceEngine } from "../tts/engine.ts";
+import { ClauseSplitter } from "../text/clause-splitter.ts";
 import type { Speaker } from "./speaker.ts";
-import type { VoicePick } from "../voice/accounts.ts";
+import type { VoicePick } from "../tts/accounts.ts";
 import { ReplyRetention, type ReplyRetentionOptions } from "./reply-retention.ts";
 
 export interface Clip {

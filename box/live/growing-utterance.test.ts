@@ -1,7 +1,7 @@
 // A clause growing as its audio arrives: the same 48 kHz samples as resampling it whole; frames
 // handed out only once audio and mouth are final; with no timings the mouth comes from the audio.
 import { describe, expect, it } from "vitest";
-import { to48k } from "../voice/resample.ts";
+import { to48k } from "../tts/resample.ts";
 import { GrowingUtterance } from "./growing-utterance.ts";
 
 const RATE = 24000;

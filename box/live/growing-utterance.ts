@@ -5,8 +5,8 @@
 // are final, so the timeline never plays a sound whose picture could still change.
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { MouthParams } from "../render/frame-params.ts";
-import type { PhonemeTiming } from "../voice/engine.ts";
-import { inputNeeded, LIVE_RESAMPLE, resampledLength, resampleSpan } from "../voice/resample.ts";
+import type { PhonemeTiming } from "../tts/engine.ts";
+import { inputNeeded, LIVE_RESAMPLE, resampledLength, resampleSpan } from "../tts/resample.ts";
 import { mouthTrackFromPhonemes } from "../lipsync/mouth-track.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
 import type { UtteranceInput } from "./speech-timeline.ts";

@@ -3,12 +3,12 @@
 // that stalls holds the avatar (silent, mouth at rest, the utterance not ended); an interrupt
 // closes the provider's connection at once; a stream cut mid-clause plays what arrived and ends.
 import { afterEach, beforeAll, afterAll, describe, expect, it } from "vitest";
-import { FakeElevenLabs } from "../voice/elevenlabs/testing/fake-elevenlabs.ts";
-import { ElevenLabsEngine } from "../voice/elevenlabs/elevenlabs-engine.ts";
-import { FakeCartesia, FAKE_CARTESIA_KEY, FAKE_VOICES } from "../voice/cartesia/testing/fake-cartesia.ts";
-import { CartesiaEngine } from "../voice/cartesia/cartesia-engine.ts";
-import { VoiceAccounts } from "../voice/accounts.ts";
-import type { VoiceEngine } from "../voice/engine.ts";
+import { FakeElevenLabs } from "../tts/elevenlabs/testing/fake-elevenlabs.ts";
+import { ElevenLabsEngine } from "../tts/elevenlabs/elevenlabs-engine.ts";
+import { FakeCartesia, FAKE_CARTESIA_KEY, FAKE_VOICES } from "../tts/cartesia/testing/fake-cartesia.ts";
+import { CartesiaEngine } from "../tts/cartesia/cartesia-engine.ts";
+import { VoiceAccounts } from "../tts/accounts.ts";
+import type { VoiceEngine } from "../tts/engine.ts";
 import { WordPhonemizer } from "../lipsync/word-visemes.ts";
 import { Speaker } from "./speaker.ts";
 import { FrameRig } from "./testing/frame-rig.ts";

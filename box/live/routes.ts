@@ -7,12 +7,12 @@ import { route, type RouteDef } from "../http/route.ts";
 import { readJsonObject } from "../http/json-body.ts";
 import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { ClauseSplitter } from "../chat/clause-splitter.ts";
+import { ClauseSplitter } from "../text/clause-splitter.ts";
 import type { LiveSessions } from "./manager.ts";
 import { sanitizeClientContext } from "./client-context.ts";
 import { clipUtterance, type Speaker } from "./speaker.ts";
 import { DEFAULT_CLIP, type AudioStore } from "./audio-store.ts";
-import { toneFromWords } from "../uploads/tone-from-words.ts";
+import { toneFromWords } from "../text/tone-from-words.ts";
 
 export const TALK_MAX_CHARS = 4000;
 const Flat = Type.Object({ error: Type.String(), code: Type.String() });

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { UpstreamError } from "../../shared/errors/api-error.ts";
 import { UpstreamHealth } from "../readiness/upstream-health.ts";
 import { readiness } from "../readiness/service.ts";
-import type { Utterance, VoiceEngine } from "../voice/engine.ts";
-import { VoiceAccounts } from "../voice/accounts.ts";
+import type { Utterance, VoiceEngine } from "../tts/engine.ts";
+import { VoiceAccounts } from "../tts/accounts.ts";
 import { Speaker } from "./speaker.ts";
 
 const SILENCE: Utterance = { pcm: new Int16Array(160), sampleRate: 16000, phonemes: [], words: [], durationMs: 10 };

@@ -3,9 +3,9 @@
 // engine that streams is heard as it arrives (`live`): the clause grows on the timeline.
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
-import type { Utterance, UtteranceChunk } from "../voice/engine.ts";
-import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../voice/accounts.ts";
-import { to48kInSlices, resample } from "../voice/resample.ts";
+import type { Utterance, UtteranceChunk } from "../tts/engine.ts";
+import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../tts/accounts.ts";
+import { to48kInSlices, resample } from "../tts/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import type { WordPhonemizer } from "../lipsync/word-visemes.ts";
 import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";

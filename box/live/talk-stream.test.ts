@@ -4,9 +4,9 @@
 // interrupt during a stalled stream answers ok and closes the provider's connection.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../auth/principal.ts";
-import { FakeElevenLabs } from "../voice/elevenlabs/testing/fake-elevenlabs.ts";
-import { ElevenLabsEngine } from "../voice/elevenlabs/elevenlabs-engine.ts";
-import { VoiceAccounts } from "../voice/accounts.ts";
+import { FakeElevenLabs } from "../tts/elevenlabs/testing/fake-elevenlabs.ts";
+import { ElevenLabsEngine } from "../tts/elevenlabs/elevenlabs-engine.ts";
+import { VoiceAccounts } from "../tts/accounts.ts";
 import { Speaker } from "./speaker.ts";
 import { liveRoutes, type LiveRouteDeps } from "./routes.ts";
 import { FrameRig } from "./testing/frame-rig.ts";

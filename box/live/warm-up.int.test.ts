@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeOpenAi } from "../llm/testing/fake-openai.ts";
 import { WrtcClient } from "../media/testing/wrtc-client.ts";
 import { spawnBox, type RunningBox } from "../testing/spawn-box.ts";
-import { FakeElevenLabs } from "../voice/elevenlabs/testing/fake-elevenlabs.ts";
+import { FakeElevenLabs } from "../tts/elevenlabs/testing/fake-elevenlabs.ts";
 
 const KEY = "box-warm-key";
 const EL_KEY = "sk_el_warm_up_0000";

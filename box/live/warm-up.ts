@@ -3,7 +3,7 @@
 // use, so the first turn does not pay connection set-up. Never fails the connect.
 import type { ModelRouter } from "../chat/model-router.ts";
 import type { SettingsService } from "../settings/service.ts";
-import type { VoiceAccounts } from "../voice/accounts.ts";
+import type { VoiceAccounts } from "../tts/accounts.ts";
 
 export interface WarmUpDeps {
   settings: SettingsService;

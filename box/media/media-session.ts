@@ -13,7 +13,7 @@ export type SourceFrame = {
   pcm48k: Int16Array;
 };
 /** Called once per index, in order; a frame is fully consumed before the next call, so buffers may be reused. */
-export type FrameSource = (frameIndex: number) => SourceFrame;
+export type FramePull = (frameIndex: number) => SourceFrame;
 
 export type MediaSessionOptions = {
   width?: number;
@@ -78,7 +78,7 @@ export class MediaSession {
 
   private constructor(
     private readonly peer: MediaPeer,
-    private readonly source: FrameSource,
+    private readonly source: FramePull,
     private readonly video: FfmpegEncoder,
     private readonly audio: OpusRtpEncoder,
     private readonly options: MediaSessionOptions,
@@ -105,7 +105,7 @@ export class MediaSession {
   }
 
   /** Takes (or spawns) the video encoder now, so it is warm while ICE/DTLS runs; paces media once connected. */
-  static async start(peer: MediaPeer, source: FrameSource, options: MediaSessionOptions = {}): Promise<MediaSession> {
+  static async start(peer: MediaPeer, source: FramePull, options: MediaSessionOptions = {}): Promise<MediaSession> {
     const video = await (options.videoEncoder?.() ??
       FfmpegEncoder.start({
         ffmpegPath: options.ffmpegPath,

@@ -5,7 +5,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawnBox, type RunningBox } from "../testing/spawn-box.ts";
-import { FakeChatterbox } from "../voice/chatterbox/testing/fake-chatterbox.ts";
+import { FakeChatterbox } from "../tts/chatterbox/testing/fake-chatterbox.ts";
 
 const KEY = "boot_voice_key";
 const H = { "x-api-key": KEY };

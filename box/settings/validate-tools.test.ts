@@ -3,7 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { CustomTool, RESERVED_TOOL_NAMES } from "../../shared/wire/settings.ts";
 import { checkParameters, checkTools } from "./validate-tools.ts";
-import { tool } from "./validate-fixtures.ts";
+import { tool } from "./testing/validate-fixtures.ts";
 
 function refusedMessage(fn: () => unknown): string {
   try {

@@ -4,7 +4,7 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import { buildCatalogue } from "../catalogue/catalogue.ts";
 import { SettingsRecord } from "../../shared/wire/settings.ts";
 import { applySettingsPatch, exceedsDepth, normaliseReasoning } from "./validate.ts";
-import { MODELS, base, catalogue, ctx, tool } from "./validate-fixtures.ts";
+import { MODELS, base, catalogue, ctx, tool } from "./testing/validate-fixtures.ts";
 
 const apply = (body: unknown, current = base()) => applySettingsPatch(current, body, ctx);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
 import { drainEraseOrders } from "../../box/avatars/own/shared-records.ts";
 import type { ArchivedMedia } from "./archived-media.ts";
-import { json, libraryFixture, type LibraryFixture } from "./library-fixture.ts";
+import { json, libraryFixture, type LibraryFixture } from "../testing/library-fixture.ts";
 import { EraseResult } from "../../shared/wire/library.ts";
 
 const mediaCalls: [string, string, readonly string[]][] = [];

@@ -12,7 +12,7 @@ import { SharedRecords } from "../../box/avatars/own/shared-records.ts";
 import { createPortalApp } from "../app.ts";
 import { TEST_SECRET } from "../testing/test-portal.ts";
 import { LibraryBodyCache } from "./library-cache.ts";
-import { json, libraryFixture, type LibraryFixture } from "./library-fixture.ts";
+import { json, libraryFixture, type LibraryFixture } from "../testing/library-fixture.ts";
 import { LIST_SQL, PUBLIC_SQL, type LibraryReads, type PositionalRow } from "./store.ts";
 
 /** LibraryReads on a connection of its own that never writes, counting the list reads. */

@@ -3,7 +3,7 @@
 // by identity, no e-mail in the public partition, and the literal paths beside `{id}`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
-import { json, libraryFixture, type LibraryFixture } from "./library-fixture.ts";
+import { json, libraryFixture, type LibraryFixture } from "../testing/library-fixture.ts";
 import { LibraryRecord, PublicLibraryRecord } from "../../shared/wire/library.ts";
 
 let f: LibraryFixture;

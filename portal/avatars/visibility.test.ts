@@ -8,7 +8,7 @@ import { createPortalApp } from "../app.ts";
 import { openLedger } from "../consent/ledger-open.ts";
 import { MemoryMailer } from "../sign-in/mailer.ts";
 import { signInThroughLink, TEST_SECRET } from "../testing/test-portal.ts";
-import { json, libraryFixture, separateLedger, switchableClient, type LibraryFixture } from "./library-fixture.ts";
+import { json, libraryFixture, separateLedger, switchableClient, type LibraryFixture } from "../testing/library-fixture.ts";
 
 let f: LibraryFixture;
 let ada: string;

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Value } from "@sinclair/typebox/value";
-import { json, libraryFixture, type LibraryFixture } from "../avatars/library-fixture.ts";
+import { json, libraryFixture, type LibraryFixture } from "../testing/library-fixture.ts";
 import { PublicationConsent, UploadAttestation } from "./schema.ts";
 import { PUBLICATION_TERMS, TermsRegistry } from "./terms.ts";
 

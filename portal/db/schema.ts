@@ -33,7 +33,7 @@ export const portalSessions = sqliteTable(
 
 /**
  * Voice settings: each person's hosted-provider keys, sealed with AES-256-GCM under a key derived
- * from PORTAL_SECRET (portal/voice/crypto.ts documents the scheme, so a box holding the derived key
+ * from PORTAL_SECRET (shared/voice-keys/crypto.ts documents the scheme, so a box holding the derived key
  * can open them). Only `last4` is kept in the clear; a rejected key never gets a row.
  */
 export const voiceKeys = sqliteTable(

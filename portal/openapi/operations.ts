@@ -9,7 +9,7 @@ import { ApiKeyRecord, CreatedApiKey } from "../keys/schema.ts";
 import { PortraitApproval } from "../portraits/schema.ts";
 import { PortraitRecord } from "../../shared/wire/portraits.ts";
 import { ExchangeBody, RequestLinkBody } from "../sign-in/schema.ts";
-import { ChooseVoiceEngineBody, SaveVoiceKeyBody, VoiceSettings } from "../voice/schema.ts";
+import { ChooseVoiceEngineBody, SaveVoiceKeyBody, VoiceSettings } from "../voice-keys/schema.ts";
 import { GpuStatusBody, LaunchBody } from "../../shared/wire/gpu.ts";
 import {
   AvatarAssetsSchema,

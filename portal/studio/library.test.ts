@@ -5,7 +5,7 @@
 // is sent, the library merged with what the box says, and the erase result in words.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedAvatars } from "../../shared/client/index.ts";
-import { libraryFixture, type LibraryFixture } from "../avatars/library-fixture.ts";
+import { libraryFixture, type LibraryFixture } from "../testing/library-fixture.ts";
 import type { LibraryRecord } from "../../shared/wire/library.ts";
 import { anyPreparing, mergeAvatars, stateWords } from "./browser/library/model.ts";
 import { MAX_UPLOAD_BYTES, avatarLabel, checkFile, eraseWords, snapshotName, sniffFamily, uploadFilename } from "./browser/library/words.ts";

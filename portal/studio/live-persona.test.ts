@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_TOOLS, type SettingsRecord } from "../../shared/wire/settings.ts";
 import { applySettingsPatch } from "../../box/settings/validate.ts";
 import { checkTools } from "../../box/settings/validate-tools.ts";
-import { base, ctx, MODELS, tool } from "../../box/settings/validate-fixtures.ts";
+import { base, ctx, MODELS, tool } from "../../box/settings/testing/validate-fixtures.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import {
   checkDrafts,

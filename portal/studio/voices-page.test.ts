@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VoiceCatalogue, VoiceGroup } from "../../shared/client/index.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../voice/testing/fake-elevenlabs.ts";
-import type { VoiceSettings } from "../voice/schema.ts";
+import { startFakeElevenLabs, type FakeElevenLabs } from "../voice-keys/testing/fake-elevenlabs.ts";
+import type { VoiceSettings } from "../voice-keys/schema.ts";
 import { boxHasChatterbox, engineState, type Live } from "./browser/voices.ts";
 import type { StudioScript } from "./routes.ts";
 import { unlabelled } from "./testing/page-checks.ts";

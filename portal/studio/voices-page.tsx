@@ -5,8 +5,8 @@
 // `GET /auth/voice/settings` and the box's `GET /api/voices`, and saves through `/auth/voice/*`.
 // "Your voice" is the person's own default voice of their engine (the settings record's voice
 // slot, `POST /api/settings`), picked with the studio's searchable voice picker.
-import { BUILT_IN_LABEL, PROVIDER_LABELS } from "../voice/providers.ts";
-import { BUILT_IN_ENGINE, HOSTED_PROVIDERS, VOICE_KEY_MAX_CHARS, type HostedProvider } from "../voice/schema.ts";
+import { BUILT_IN_LABEL, PROVIDER_LABELS } from "../voice-keys/providers.ts";
+import { BUILT_IN_ENGINE, HOSTED_PROVIDERS, VOICE_KEY_MAX_CHARS, type HostedProvider } from "../voice-keys/schema.ts";
 import { ConfirmDialog } from "./dialog.tsx";
 import { Shell } from "./layout.tsx";
 

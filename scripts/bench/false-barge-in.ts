@@ -7,7 +7,7 @@
 // Run: node_modules/.bin/bun scripts/bench/false-barge-in.ts   (BOX_BARGE_PAUSE=off: the one-step rule)
 import { execFileSync } from "node:child_process";
 import type { AudioChunk } from "../../box/media/testing/wrtc-client.ts";
-import { concat, energySpan, silence, speech16k } from "../../box/speech/testing/speech-audio.ts";
+import { concat, energySpan, silence, speech16k } from "../../box/stt/testing/speech-audio.ts";
 import { figureLine, machineLineOf, percentile, sleep } from "./bench-kit.ts";
 import { openVoiceBench } from "./voice-bench-kit.ts";
 

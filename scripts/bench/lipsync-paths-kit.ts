@@ -3,7 +3,7 @@
 // intervals as ElevenLabs gives them) plus each word's phonemes without their timings, the
 // per-frame comparison, and the strip chart.
 import type { MouthParams } from "../../box/render/frame-params.ts";
-import type { PhonemeTiming } from "../../box/voice/engine.ts";
+import type { PhonemeTiming } from "../../box/tts/engine.ts";
 
 /** A word's phonemes as a text-to-phonemes step would give them: names and relative durations. */
 export interface WordPhonemes {

@@ -17,8 +17,8 @@ import { mouthTrackFromPhonemes } from "../../box/lipsync/mouth-track.ts";
 import { visemeOf } from "../../box/lipsync/visemes.ts";
 import type { MouthParams } from "../../box/render/frame-params.ts";
 import { encodePng } from "../../box/render/png.ts";
-import type { PhonemeTiming, Utterance } from "../../box/voice/engine.ts";
-import { EspeakEngine } from "../../box/voice/espeak-engine.ts";
+import type { PhonemeTiming, Utterance } from "../../box/tts/engine.ts";
+import { EspeakEngine } from "../../box/tts/espeak-engine.ts";
 import { machineLineOf } from "./bench-kit.ts";
 import { Canvas, meanAbsError, pearson, shifted, spreadOverLetters, stretchIntoWord, type Channel, type Rgb, type WordPhonemes } from "./lipsync-paths-kit.ts";
 

@@ -11,15 +11,15 @@
 // Run: node_modules/.bin/bun scripts/bench/onset.ts   (BENCH_TALKS 12; BENCH_ESPEAK_THREAD=0 keeps
 // espeak on the media thread, to compare)
 import { AvatarRegistry } from "../../box/avatars/registry.ts";
-import { ClauseSplitter } from "../../box/chat/clause-splitter.ts";
+import { ClauseSplitter } from "../../box/text/clause-splitter.ts";
 import { WordPhonemizer } from "../../box/lipsync/word-visemes.ts";
 import { sanitizeClientContext } from "../../box/live/client-context.ts";
 import { LiveSession, type FrameReport } from "../../box/live/live-session.ts";
 import { Speaker } from "../../box/live/speaker.ts";
 import { WrtcClient } from "../../box/media/testing/wrtc-client.ts";
 import { FaceRenderer } from "../../box/render/face-renderer.ts";
-import { VoiceAccounts } from "../../box/voice/accounts.ts";
-import { EspeakEngine } from "../../box/voice/espeak-engine.ts";
+import { VoiceAccounts } from "../../box/tts/accounts.ts";
+import { EspeakEngine } from "../../box/tts/espeak-engine.ts";
 import { emit, machine, sleep, summary } from "./bench-kit.ts";
 
 const TALKS = Number(process.env.BENCH_TALKS ?? 12);

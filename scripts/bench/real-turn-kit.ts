@@ -7,8 +7,8 @@ import type { Socket } from "node:net";
 import { FakeOpenAi } from "../../box/llm/testing/fake-openai.ts";
 import type { FakeResponse, Frame } from "../../box/llm/testing/fake-server.ts";
 import type { Script } from "../../box/llm/testing/script.ts";
-import { FakeCartesia, FAKE_CARTESIA_KEY } from "../../box/voice/cartesia/testing/fake-cartesia.ts";
-import { FakeElevenLabs } from "../../box/voice/elevenlabs/testing/fake-elevenlabs.ts";
+import { FakeCartesia, FAKE_CARTESIA_KEY } from "../../box/tts/cartesia/testing/fake-cartesia.ts";
+import { FakeElevenLabs } from "../../box/tts/elevenlabs/testing/fake-elevenlabs.ts";
 
 export const BENCH = "real-turn";
 

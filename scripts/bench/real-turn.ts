@@ -15,7 +15,7 @@
 //   env BENCH_TURNS (10 per path and voice, after 1 warm-up), BENCH_VOICES (elevenlabs,cartesia),
 //   BENCH_PATHS (voice,typed,talk), BENCH_MODEL_FIRST_TOKEN_MS (300), BENCH_MODEL_TOKENS_PER_S (50),
 //   BENCH_VOICE_FIRST_BYTE_MS (120), BENCH_VOICE_SPEEDUP (4); box env (e.g. BOX_SPECULATIVE_REPLIES) passes through
-import { energySpan, speech16k } from "../../box/speech/testing/speech-audio.ts";
+import { energySpan, speech16k } from "../../box/stt/testing/speech-audio.ts";
 import { figureLine, machineLineOf, percentile, sleep, summary } from "./bench-kit.ts";
 import { BENCH, chain, PacedModel, pacedVoice, PHRASE_TOKENS, round, TOKENS, type HostedVoice, type ModelCall, type PacedVoice } from "./real-turn-kit.ts";
 import { openLive } from "./real-turn-live.ts";

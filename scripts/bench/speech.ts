@@ -1,11 +1,11 @@
 // Prints speech-in figures (belongs with scripts/bench/): Silero VAD time per 32 ms window and
 // pocketsphinx real-time factor (LM and grammar), with the event loop's worst stall meanwhile.
-// Run: node_modules/.bin/bun box/speech/bench.ts   (or under vitest/tsx with Node)
+// Run: node_modules/.bin/bun scripts/bench/speech.ts   (or under vitest/tsx with Node)
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { PocketsphinxEngine } from "../../box/speech/pocketsphinx.ts";
-import { SileroVad } from "../../box/speech/silero-vad.ts";
-import { chunks, concat, silence, speech16k } from "../../box/speech/testing/speech-audio.ts";
-import { VadFramer } from "../../box/speech/vad-segmenter.ts";
+import { PocketsphinxEngine } from "../../box/stt/pocketsphinx.ts";
+import { SileroVad } from "../../box/stt/silero-vad.ts";
+import { chunks, concat, silence, speech16k } from "../../box/stt/testing/speech-audio.ts";
+import { VadFramer } from "../../box/stt/vad-segmenter.ts";
 
 const SENTENCES = ["The quick brown fox jumps over the lazy dog.", "Please turn on the lights.", "Hello, how are you today?"];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -9,7 +9,7 @@
 // and the barge-in turn is finished and silenced before the next turn starts, so no event or
 // sound of one turn is counted in another.
 // Run: node_modules/.bin/bun scripts/bench/voice-turn.ts   (BENCH_TURNS=20 by default)
-import { energySpan, speech16k } from "../../box/speech/testing/speech-audio.ts";
+import { energySpan, speech16k } from "../../box/stt/testing/speech-audio.ts";
 import { openVoiceBench, type Frame } from "./voice-bench-kit.ts";
 import { emit, machine, sleep, summary } from "./bench-kit.ts";
 

@@ -2,15 +2,15 @@
 // its protocol fake at 0 ms latency, the same speech request sent raw with fetch (the fake's own
 // first byte, so that "our overhead" is the engine's first PCM minus it), and the timers.
 import type { Server } from "node:http";
-import type { UtteranceChunk, VoiceEngine } from "../../box/voice/engine.ts";
-import { CartesiaEngine } from "../../box/voice/cartesia/cartesia-engine.ts";
-import { headersFor } from "../../box/voice/cartesia/cartesia-http.ts";
-import { CARTESIA_DEFAULT_MODEL, CARTESIA_DEFAULT_SAMPLE_RATE, CARTESIA_VERSION, sseRequestBody } from "../../box/voice/cartesia/cartesia-wire.ts";
-import { FAKE_CARTESIA_KEY, FAKE_VOICES, FakeCartesia } from "../../box/voice/cartesia/testing/fake-cartesia.ts";
-import { ChatterboxEngine } from "../../box/voice/chatterbox/chatterbox-engine.ts";
-import { FakeChatterbox } from "../../box/voice/chatterbox/testing/fake-chatterbox.ts";
-import { ELEVENLABS_DEFAULTS, ElevenLabsEngine } from "../../box/voice/elevenlabs/elevenlabs-engine.ts";
-import { FakeElevenLabs } from "../../box/voice/elevenlabs/testing/fake-elevenlabs.ts";
+import type { UtteranceChunk, VoiceEngine } from "../../box/tts/engine.ts";
+import { CartesiaEngine } from "../../box/tts/cartesia/cartesia-engine.ts";
+import { headersFor } from "../../box/tts/cartesia/cartesia-http.ts";
+import { CARTESIA_DEFAULT_MODEL, CARTESIA_DEFAULT_SAMPLE_RATE, CARTESIA_VERSION, sseRequestBody } from "../../box/tts/cartesia/cartesia-wire.ts";
+import { FAKE_CARTESIA_KEY, FAKE_VOICES, FakeCartesia } from "../../box/tts/cartesia/testing/fake-cartesia.ts";
+import { ChatterboxEngine } from "../../box/tts/chatterbox/chatterbox-engine.ts";
+import { FakeChatterbox } from "../../box/tts/chatterbox/testing/fake-chatterbox.ts";
+import { ELEVENLABS_DEFAULTS, ElevenLabsEngine } from "../../box/tts/elevenlabs/elevenlabs-engine.ts";
+import { FakeElevenLabs } from "../../box/tts/elevenlabs/testing/fake-elevenlabs.ts";
 
 export const BENCH = "voices";
 /** 12 words, no comma: one clause for the box's ClauseSplitter. */

@@ -19,9 +19,9 @@
 import { mouthTrackForUtterance } from "../../box/lipsync/lip-sync.ts";
 import { WrtcClient } from "../../box/media/testing/wrtc-client.ts";
 import { spawnBox, type RunningBox } from "../../box/testing/spawn-box.ts";
-import type { Utterance, VoiceEngine } from "../../box/voice/engine.ts";
-import { EspeakEngine } from "../../box/voice/espeak-engine.ts";
-import { to48k } from "../../box/voice/resample.ts";
+import type { Utterance, VoiceEngine } from "../../box/tts/engine.ts";
+import { EspeakEngine } from "../../box/tts/espeak-engine.ts";
+import { to48k } from "../../box/tts/resample.ts";
 import { figureLine, machineLineOf, percentile, sleep, summary } from "./bench-kit.ts";
 import { BENCH, CLAUSE, fakedEngine, HOSTED, onsetMs, timeRaw, timeStream, type FakedEngine, type Hosted, type SpeechLog } from "./voices-kit.ts";
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeWav, encodeWav } from "../../voice/wav.ts";
+import { decodeWav, encodeWav } from "../../tts/wav.ts";
 import { encodePng } from "../../render/png.ts";
 import { i420ToRgba } from "../../render/i420.ts";
 import { WrtcClient, meanLuma, type ReceivedFrame } from "../../media/testing/wrtc-client.ts";

@@ -10,7 +10,7 @@ import { avatarIdFromFilename, explicitAvatarId, isReservedId } from "./ids.ts";
 import { intake } from "./intake.ts";
 import type { OwnAvatars } from "./own-avatars.ts";
 import { familyOf } from "./sniff.ts";
-import { AVATAR_FORM, PHOTO_AVATAR_FORM, UPLOAD_LIMITS, declaredAiGenerated, parseUploadForm, readMultipart, type UploadLimits } from "./upload-form.ts";
+import { AVATAR_FORM, PHOTO_AVATAR_FORM, UPLOAD_LIMITS, declaredAiGenerated, parseUploadForm, readMultipart, type AvatarUploadLimits } from "./upload-form.ts";
 
 export interface OwnRouteDeps {
   registry: AvatarRegistry;
@@ -21,7 +21,7 @@ export interface OwnRouteDeps {
   onScreen: () => ResolvedAvatar | null;
   /** Framing values the preparer accepts (null: passed on unchecked). */
   framings?: readonly string[] | null;
-  limits?: UploadLimits;
+  limits?: AvatarUploadLimits;
   /** Renders every tone's clip of a prepared avatar and answers their clip objects (refusals throw). */
   buildClips?: (subject: string, avatarId: string, tones: readonly string[]) => Promise<unknown[]>;
 }

@@ -5,14 +5,14 @@ import { readBodyCapped } from "../../http/capped-body.ts";
 import { ApiError, type Envelope } from "../../../shared/errors/api-error.ts";
 import { BadImage, IMAGE_EXTENSIONS, TAKE_EXTENSIONS, VIDEO_EXTENSIONS, extensionOf, familyOf, imageHeader, sniff, type ImageHeader, type SniffedKind } from "./sniff.ts";
 
-export interface UploadLimits {
+export interface AvatarUploadLimits {
   /** The whole multipart body (413 `body_too_large` beyond). */
   maxBodyBytes: number;
   /** Pixels of a still, read from its header before any decoding. */
   maxImagePixels: number;
   maxTakes: number;
 }
-export const UPLOAD_LIMITS: UploadLimits = { maxBodyBytes: 50 * 1024 * 1024, maxImagePixels: 50_000_000, maxTakes: 12 };
+export const UPLOAD_LIMITS: AvatarUploadLimits = { maxBodyBytes: 50 * 1024 * 1024, maxImagePixels: 50_000_000, maxTakes: 12 };
 
 export interface UploadedFile {
   /** The filename as sent (display only). */
@@ -46,7 +46,7 @@ const bad = (code: string, message: string, env: Envelope) => new ApiError(400, 
 const show = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 /** Reads the body up to the limit (counting bytes as they arrive, whatever Content-Length says). */
-export async function readMultipart(request: Request, limits: UploadLimits, env: Envelope): Promise<FormData> {
+export async function readMultipart(request: Request, limits: AvatarUploadLimits, env: Envelope): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
     throw bad("invalid_body", "Send the upload as multipart/form-data with a part named file.", env);
@@ -73,7 +73,7 @@ function whatItIs(b: Uint8Array): string {
   return "not a recognised image or video";
 }
 
-async function checkedFile(part: File, allowed: Record<string, SniffedKind>, what: string, limits: UploadLimits, env: Envelope): Promise<UploadedFile> {
+async function checkedFile(part: File, allowed: Record<string, SniffedKind>, what: string, limits: AvatarUploadLimits, env: Envelope): Promise<UploadedFile> {
   const name = part.name ?? "";
   const ext = extensionOf(name);
   const wanted = Object.keys(allowed).map((e) => `.${e}`).join(" ");
@@ -113,7 +113,7 @@ export const AVATAR_FORM: FormRules = { fields: ["tones", "consent_token", "fram
 export const PHOTO_AVATAR_FORM: FormRules = { fields: ["avatar_id", "tones", "consent_token", "framing", "gesture_amplitude", "ai_generated"], takes: false };
 
 /** Every part checked by name and type; anything the table does not name is a 400 naming it. */
-export async function parseUploadForm(form: FormData, rules: FormRules, limits: UploadLimits, env: Envelope): Promise<ParsedUpload> {
+export async function parseUploadForm(form: FormData, rules: FormRules, limits: AvatarUploadLimits, env: Envelope): Promise<ParsedUpload> {
   const fields: Partial<Record<TextField, string>> = {};
   const takes: UploadedTake[] = [];
   let file: File | null = null;

@@ -3,7 +3,7 @@
 // would see and hear, frame by frame, without WebRTC.
 import type { ResolvedAvatar } from "../../avatars/registry.ts";
 import type { FaceRenderer } from "../../render/face-renderer.ts";
-import { concat } from "../../speech/testing/speech-audio.ts";
+import { concat } from "../../stt/testing/speech-audio.ts";
 import { LiveSession, type SpeechEvent } from "../live-session.ts";
 
 export interface Shot {

@@ -1,6 +1,6 @@
 // A frame source for tests: a moving square on grey, a tone then silence, and markers (a white
 // frame and a 1 kHz beep starting at the same frame index) for measuring the A/V offset.
-import type { FrameSource } from "../media-session.ts";
+import type { FramePull } from "../media-session.ts";
 
 export type SyntheticOptions = {
   width?: number;
@@ -16,7 +16,7 @@ export type SyntheticOptions = {
 export const GREY = 60;
 export const WHITE = 235;
 
-export function syntheticSource(options: SyntheticOptions = {}): FrameSource {
+export function syntheticSource(options: SyntheticOptions = {}): FramePull {
   const w = options.width ?? 512;
   const h = options.height ?? 512;
   const fps = options.fps ?? 25;

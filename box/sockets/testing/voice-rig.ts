@@ -7,11 +7,11 @@ import type { Principal } from "../../auth/principal.ts";
 import { speculationDropped, type TurnEngine, type TurnRequest } from "../../chat/turn-engine.ts";
 import type { ConfirmGate } from "../../chat/confirm-gate.ts";
 import type { LiveSession } from "../../live/live-session.ts";
-import type { AsrEngine, AsrEvents, AsrStream } from "../../speech/asr.ts";
-import type { SileroVad } from "../../speech/silero-vad.ts";
+import type { AsrEngine, AsrEvents, AsrStream } from "../../stt/asr.ts";
+import type { SileroVad } from "../../stt/silero-vad.ts";
 import type { SocketConn } from "../conn.ts";
-import { VoiceSocket } from "../voice/voice-socket.ts";
-import type { VoiceSocketDeps } from "../voice/voice-route.ts";
+import { VoiceSocket } from "../mic/mic-socket.ts";
+import type { VoiceSocketDeps } from "../mic/mic-route.ts";
 
 /** A VAD window at or above this RMS (of [-1, 1] samples) is voice. */
 const VOICED_RMS = 0.05;

@@ -1,6 +1,6 @@
 // The voice engines' display names: one table for every studio page (live page, Voices page), so
 // an engine is called the same everywhere. The box's catalogue labels say the same words
-// (box/voice/wire.ts); an engine this table does not know keeps the label the box gave it.
+// (box/tts/wire.ts); an engine this table does not know keeps the label the box gave it.
 export const ENGINE_NAMES: Readonly<Record<string, string>> = {
   espeak: "espeak-ng (built in)",
   chatterbox: "Chatterbox (self-hosted)",

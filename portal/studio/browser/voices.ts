@@ -6,7 +6,7 @@
 // picker. A failure is said next to what failed (the key's form, the engine form, the picker) and
 // scrolled into view.
 import { AvatarApiError, AvatarClient, portalCredentialProvider, type VoiceCatalogue } from "../../../shared/client/index.ts";
-import type { VoiceSettings } from "../../voice/schema.ts";
+import type { VoiceSettings } from "../../voice-keys/schema.ts";
 import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
 import { explain, voiceGroupWords } from "./words.ts";
@@ -19,7 +19,7 @@ const HOSTED = ["elevenlabs", "cartesia"] as const;
 const slotField = (provider: string) => (provider === "elevenlabs" ? "voice_id" : `voice_id_${provider}`);
 /** "Your voice"'s first entry: no voice saved, each face speaks with the one that fits it. */
 const FACE_VOICE = { value: "", label: "The face's own voice" };
-/** The box re-reads a person's engine choice at most this often (box/voice/accounts.ts). */
+/** The box re-reads a person's engine choice at most this often (box/tts/accounts.ts). */
 const CHOICE_PICKUP_MS = 5_500;
 const MAX_PICKUP_CHECKS = 3;
 
