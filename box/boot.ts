@@ -58,6 +58,7 @@ import { voiceRoutes } from "./tts/routes.ts";
 import { WordPhonemizer } from "./lipsync/word-visemes.ts";
 import { ChatterboxEngine } from "./tts/chatterbox/chatterbox-engine.ts";
 import { bootProbe } from "./tts/boot-probe.ts";
+import { log, type LogLevel } from "../shared/util/log.ts";
 
 /** A secret kept on the volume (cursor signing); made once. */
 function volumeSecret(dataDir: string): Buffer {
@@ -94,7 +95,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
   // Who speaks for whom: the engine the box boots on (BOX_TTS), people's own keys, the fallback.
   const sharedDb = env.keyTableUrl ? createClient({ url: env.keyTableUrl }) : null;
-  const voices = await wireVoices({ env: env.tts, espeak, makers: VOICE_MAKERS, sharedDb, keyTable, settings, retryMs: env.readiness.retryMs, boxKeys: env.apiKeys, log: (line) => console.error(JSON.stringify(line)) });
+  const voices = await wireVoices({ env: env.tts, espeak, makers: VOICE_MAKERS, sharedDb, keyTable, settings, retryMs: env.readiness.retryMs, boxKeys: env.apiKeys, log: ({ level, msg, ...rest }) => log.at(level as LogLevel, String(msg), rest) });
   if (!voices && espeak) voiceProblem = `BOX_TTS=${env.tts.engine} could not be set up`;
   ttsProviders = voices?.ttsProviders ?? [];
   const bootEngine = voices?.accounts.bootEngine ?? null;
@@ -110,7 +111,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   );
 
   const asr = createAsr(env.asr);
-  console.error(JSON.stringify({ level: "info", msg: "speech recognition", engine: asr.engine?.id ?? null, reason: asr.reason }));
+  log.info("speech recognition", { engine: asr.engine?.id ?? null, reason: asr.reason });
   const sources: ReadinessSources = {
     async llm(subject) {
       const s = await settings.read(subject);
@@ -136,7 +137,7 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   // Hosted voices give word timings, not phonemes: espeak's text-to-phonemes maps them to visemes.
   const speaker = new Speaker(voices?.accounts ?? null, 25, voiceHealth, espeak ? new WordPhonemizer(espeak) : null);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
-  await audio.ensureDefault(espeak).catch((err: Error) => console.error(JSON.stringify({ level: "error", msg: "default clip unavailable", error: err.message })));
+  await audio.ensureDefault(espeak).catch((err: Error) => log.error("default clip unavailable", { error: err.message }));
   const calls = new ToolCalls();
   const engine = new TurnEngine({
     router,

@@ -4,6 +4,12 @@ import { describe, expect, it } from "vitest";
 import { readBoxEnv } from "./env.ts";
 
 describe("BOX_REPLY_AUDIO_*", () => {
+  it("BOX_LOG_LEVEL: info unless set, the four level names, a readable refusal otherwise", () => {
+    expect(readBoxEnv({}).logLevel).toBe("info");
+    expect(readBoxEnv({ BOX_LOG_LEVEL: "Warn" }).logLevel).toBe("warn");
+    expect(() => readBoxEnv({ BOX_LOG_LEVEL: "loud" })).toThrow(/BOX_LOG_LEVEL must be one of debug, info, warn, error/);
+  });
+
   it("defaults to a day and 50 MB per subject", () => {
     expect(readBoxEnv({}).replyAudio).toEqual({ maxAgeSeconds: 86_400, maxBytesPerSubject: 50 * 1024 * 1024 });
   });

@@ -2,6 +2,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { DEFAULT_VISION_MODELS } from "./llm/vision-models.ts";
+import { parseLogLevel } from "../shared/util/log.ts";
 
 const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 
@@ -44,6 +45,8 @@ export const BoxEnv = Type.Object({
   speculativeReplies: Type.Boolean(),
   /** BOX_BARGE_PAUSE: barge-in in two steps, the avatar paused at the first voice (default on; off: today's one step). */
   bargePause: Type.Boolean(),
+  /** BOX_LOG_LEVEL: debug, info (default), warn or error: the lowest level of the JSON log lines on stderr. */
+  logLevel: Type.Union([Type.Literal("debug"), Type.Literal("info"), Type.Literal("warn"), Type.Literal("error")]),
   /** BOX_PERCEPTION: the avatar sees the client's camera or screen track (default on; off: such a track is answered inactive). */
   perception: Type.Boolean(),
   /** BOX_VISION_MODELS: model ids (`*` wildcards) that are sent the person's picture; docs/api-notes.md "Perception". */
@@ -166,6 +169,7 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
     },
     speculativeReplies: onOffish(env.BOX_SPECULATIVE_REPLIES, "BOX_SPECULATIVE_REPLIES"),
     bargePause: onOffish(env.BOX_BARGE_PAUSE, "BOX_BARGE_PAUSE"),
+    logLevel: parseLogLevel(env.BOX_LOG_LEVEL, "BOX_LOG_LEVEL"),
     perception: onOff(env.BOX_PERCEPTION, "BOX_PERCEPTION"),
     visionModels: env.BOX_VISION_MODELS === undefined ? [...DEFAULT_VISION_MODELS] : list(env.BOX_VISION_MODELS),
     pauseMaxSeconds: int(env.BOX_PAUSE_MAX_SECONDS, 90),

@@ -2,8 +2,10 @@
 import { readBoxEnv, startupRefusal } from "./env.ts";
 import { bootBox } from "./boot.ts";
 import { DatabaseUnusable } from "../shared/errors/database-unusable.ts";
+import { log, setLogLevel } from "../shared/util/log.ts";
 
 const env = readBoxEnv();
+setLogLevel(env.logLevel);
 const refusal = startupRefusal(env);
 if (refusal) {
   console.error(refusal);
@@ -13,11 +15,11 @@ if (refusal) {
 // Last line of defence: a socket or system-call error somewhere in a library must not end every
 // session on the box. Anything else is a bug: log it and exit so the supervisor restarts us.
 process.on("uncaughtException", (err: Error & { syscall?: string; code?: string }) => {
-  console.error(JSON.stringify({ level: "error", msg: "uncaught exception", error: String(err?.stack ?? err), code: err?.code }));
+  log.error("uncaught exception", { error: String(err?.stack ?? err), code: err?.code });
   if (!err?.syscall) process.exit(1);
 });
 process.on("unhandledRejection", (reason) => {
-  console.error(JSON.stringify({ level: "error", msg: "unhandled rejection", error: String((reason as Error)?.stack ?? reason) }));
+  log.error("unhandled rejection", { error: String((reason as Error)?.stack ?? reason) });
 });
 
 // An unusable box.db is the operator's to fix: one readable line (file, cause, what to do), no stack.
@@ -34,7 +36,7 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  console.error(JSON.stringify({ level: "info", msg: "box stopping", signal }));
+  log.info("box stopping", { signal });
   await box.app.stop(true).catch(() => undefined);
   await box.close().catch(() => undefined);
   process.exit(0);

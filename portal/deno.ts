@@ -28,6 +28,7 @@ import { readDenoPortalEnv, type DenoPortalEnv } from "./deno/env.ts";
 import { createDenoWebSocketRelay, isWebSocketUpgrade } from "./deno/websocket.ts";
 import { runPortalProcess } from "./entry-lifecycle.ts";
 import { enforceGpuBudget, wirePortal, type PortalRuntime } from "./wiring.ts";
+import { log } from "../shared/util/log.ts";
 
 export interface RunningDenoPortal {
   url: string;
@@ -101,7 +102,7 @@ if (import.meta.main) {
   try {
     env = readDenoPortalEnv(D.env.toObject());
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: `portal: ${err instanceof Error ? err.message : String(err)}` }));
+    log.error(`portal: ${err instanceof Error ? err.message : String(err)}`);
     D.exit(1);
   }
   await runPortalProcess(env.dbUrl, () => startDenoPortal(env), { exit: (code) => D.exit(code), onSignal: (signal, handler) => D.addSignalListener(signal, handler) });

@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { databaseUnusable } from "../shared/errors/database-unusable.ts";
 import { localDbPath } from "./db/local-file.ts";
+import { log } from "../shared/util/log.ts";
 
 const FRESH = "the portal makes a fresh one at start, without the keys and accounts this one held";
 
@@ -29,7 +30,7 @@ export async function runPortalProcess(dbUrl: string, start: () => Promise<{ url
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.error(JSON.stringify({ level: "info", msg: "portal stopping", signal }));
+    log.info("portal stopping", { signal });
     await portal.stop().catch(() => undefined);
     hooks.exit(0);
   };

@@ -3,6 +3,12 @@ import { describe, expect, it } from "vitest";
 import { readPortalEnv } from "./env.ts";
 
 describe("readPortalEnv", () => {
+  it("PORTAL_LOG_LEVEL: info unless set, a readable refusal for an unknown level", () => {
+    expect(readPortalEnv({}).logLevel).toBe("info");
+    expect(readPortalEnv({ PORTAL_LOG_LEVEL: "error" }).logLevel).toBe("error");
+    expect(() => readPortalEnv({ PORTAL_LOG_LEVEL: "verbose" })).toThrow(/PORTAL_LOG_LEVEL must be one of/);
+  });
+
   it("has the documented defaults", () => {
     const env = readPortalEnv({});
     expect(env).toMatchObject({

@@ -4,6 +4,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { DEFAULT_IMAGE_MODEL } from "./portraits/openai-generator.ts";
 import { DEFAULT_CARTESIA_BASE_URL, DEFAULT_ELEVENLABS_BASE_URL } from "./voice-keys/providers.ts";
+import { parseLogLevel } from "../shared/util/log.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -23,6 +24,8 @@ export const PortalEnv = Type.Object({
   dbUrl: Type.String({ minLength: 1 }),
   dbAuthToken: Nullable(Type.String()),
   dataDir: Type.String({ minLength: 1 }),
+  /** PORTAL_LOG_LEVEL: debug, info (default), warn or error: the lowest level of the JSON log lines on stderr. */
+  logLevel: Type.Union([Type.Literal("debug"), Type.Literal("info"), Type.Literal("warn"), Type.Literal("error")]),
   secret: Nullable(Type.String({ minLength: 32 })),
   publicUrl: Nullable(Type.String({ pattern: "^https?://" })),
   oidc: Nullable(Type.Object({ issuer: Type.String(), audience: Type.String(), jwksUrl: Type.String({ pattern: "^https?://" }) })),
@@ -136,6 +139,7 @@ export function readPortalEnv(env: RawEnv = process.env): PortalEnv {
     boxCommand: (opt(env.PORTAL_BOX_COMMAND) ?? "node_modules/.bin/bun box/main.ts").split(/\s+/),
     boxDataDir: opt(env.PORTAL_BOX_DATA_DIR) ?? "data/box",
     mailOutbox: opt(env.PORTAL_MAIL_OUTBOX),
+    logLevel: parseLogLevel(env.PORTAL_LOG_LEVEL, "PORTAL_LOG_LEVEL"),
     smtpUrl: opt(env.PORTAL_SMTP_URL),
     mailFrom: opt(env.PORTAL_MAIL_FROM) ?? "Avatar portal <no-reply@localhost>",
     sessionTtlSeconds: int("PORTAL_SESSION_TTL_SECONDS", env.PORTAL_SESSION_TTL_SECONDS, 7 * 24 * 3600),

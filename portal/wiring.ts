@@ -23,6 +23,7 @@ import { OutboxMailer, signInLinkIn } from "./sign-in/outbox-mailer.ts";
 import { SmtpMailer } from "./sign-in/smtp-mailer.ts";
 import { assetStoreFactory } from "./storage/open-store.ts";
 import type { StudioScript } from "./studio/routes.ts";
+import { setLogLevel } from "../shared/util/log.ts";
 
 export type Log = (msg: string, err?: unknown) => void;
 
@@ -98,6 +99,7 @@ async function loadRasteriser(): Promise<{ rasterise: SvgRasteriser | null; why:
 
 /** Opens everything the portal runs on; `publicUrl` is read late (a local box learns it once the entry listens). */
 export async function wirePortal(env: PortalEnv, runtime: PortalRuntime, publicUrl: () => string): Promise<WiredPortal> {
+  setLogLevel(env.logLevel);
   const db = await runtime.openDb(env);
   const ledger = await runtime.openLedger(env, db);
   const secret = env.secret ?? loadOrCreateSecret(env.dataDir);

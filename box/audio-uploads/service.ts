@@ -10,6 +10,7 @@ import { storedAudioName, subjectTaggedName } from "./audio-name.ts";
 import { CLIP_SAMPLE_RATE, transcodeToClip } from "./transcode.ts";
 import { transcribeClip } from "./transcribe.ts";
 import { toneFromWords } from "../text/tone-from-words.ts";
+import { log as boxLog } from "../../shared/util/log.ts";
 
 export interface AudioUploadLimits {
   /** Whole request body. */
@@ -44,7 +45,7 @@ export interface AudioUploadsOptions {
   now?: () => number;
 }
 
-const log = (msg: string, extra: Record<string, unknown>) => console.error(JSON.stringify({ level: "warn", msg, ...extra }));
+const log = (msg: string, extra: Record<string, unknown>) => boxLog.warn(msg, extra);
 
 export class AudioUploads {
   readonly limits: AudioUploadLimits;

@@ -6,6 +6,7 @@ import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
 import type { VoicePick } from "../tts/accounts.ts";
 import type { ConfirmGate } from "./confirm-gate.ts";
+import { log } from "../../shared/util/log.ts";
 
 export class LiveSpeech {
   private chain: Promise<void> = Promise.resolve();
@@ -62,7 +63,7 @@ export class LiveSpeech {
         this.lastId = s.id;
         await g.finished;
       } catch (err) {
-        if (!this.signal?.aborted) console.error(JSON.stringify({ level: "error", msg: "clause not spoken", error: (err as Error).message }));
+        if (!this.signal?.aborted) log.error("clause not spoken", { error: (err as Error).message });
       }
     });
   }

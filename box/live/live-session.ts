@@ -20,6 +20,7 @@ import type { ClientContext } from "../../shared/wire/client-context.ts";
 import type { SessionExpiry } from "./session-end.ts";
 import { Perception } from "../perception/perception.ts";
 import { photoLandmarker } from "../faces/prepare-photo.ts";
+import { log } from "../../shared/util/log.ts";
 
 export interface LiveSessionOptions {
   renderer: FaceRenderer;
@@ -135,7 +136,7 @@ export class LiveSession {
         fps: options.fps,
         ffmpegPath: options.ffmpegPath,
         videoEncoder: options.videoEncoder,
-        onSourceError: (err) => console.error(JSON.stringify({ level: "error", msg: "frame source failed", error: err.message })),
+        onSourceError: (err) => log.error("frame source failed", { error: err.message }),
         // The client went away (ICE or DTLS failed, or it closed): end the session.
         onEnded: () => session.close(),
       });
@@ -411,7 +412,7 @@ export class LiveSession {
         await this.renderFrame(frame, buf);
       } catch (err) {
         this.pool.push(buf);
-        console.error(JSON.stringify({ level: "error", msg: "render failed", error: (err as Error).message }));
+        log.error("render failed", { error: (err as Error).message });
         return;
       }
       if (gen !== this.generation || frame <= this.emitted) this.pool.push(buf);

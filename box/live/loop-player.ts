@@ -5,6 +5,7 @@
 // between two sources is seen as a jump).
 import { pingPong, sourceForTone, type FrameSource, type FrameSources } from "../avatars/frame-source.ts";
 import type { PreparedFace } from "../render/prepared-face.ts";
+import { log } from "../../shared/util/log.ts";
 
 /** 4 frames at 25 fps: 160 ms, long enough to read as a dissolve rather than a cut. */
 export const FADE_FRAMES = 4;
@@ -37,7 +38,7 @@ export class LoopPlayer {
     if (!frames) return;
     this.held = frames;
     await Promise.all(loopsOf(frames).map((l) => l.acquire())).catch((err: Error) => {
-      console.error(JSON.stringify({ level: "error", msg: "video loop not loaded; its still is shown", error: err.message }));
+      log.error("video loop not loaded; its still is shown", { error: err.message });
     });
   }
 

@@ -12,6 +12,7 @@ import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
 import type { UtteranceInput } from "./speech-timeline.ts";
 import { GrowingUtterance } from "./growing-utterance.ts";
 import { isOutage, type CallOutcome } from "../readiness/upstream-health.ts";
+import { log } from "../../shared/util/log.ts";
 
 export class Speaker {
   constructor(
@@ -124,7 +125,7 @@ export class Speaker {
     } catch (err) {
       const why = err instanceof Error ? err : new Error(String(err));
       // Interrupted: silent by design. Otherwise the clause ends where the stream broke.
-      if (!signal?.aborted) console.error(JSON.stringify({ level: "error", msg: "voice stream cut", engine: route.label, error: why.message }));
+      if (!signal?.aborted) log.error("voice stream cut", { engine: route.label, error: why.message });
       g.end(why);
     }
   }

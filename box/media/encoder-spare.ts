@@ -5,6 +5,7 @@
 // session's first frames are out. Sessions never share one: each gets a process of its own, and a
 // session's encoder dies with it.
 import { FfmpegEncoder, type EncoderOptions } from "./encoder.ts";
+import { log } from "../../shared/util/log.ts";
 
 export type SpareOptions = Omit<EncoderOptions, "onRtp" | "onRestart"> & {
   /** After a take(), the next spare starts this much later (the session's first frames have the CPU first). */
@@ -28,7 +29,7 @@ export class EncoderSpare {
     const starting = FfmpegEncoder.start(this.encoderOptions());
     starting.catch((err: Error) => {
       if (this.spare === starting) this.spare = null;
-      console.error(JSON.stringify({ level: "warn", msg: "spare encoder did not start", error: err.message }));
+      log.warn("spare encoder did not start", { error: err.message });
     });
     this.spare = starting;
   }

@@ -12,6 +12,7 @@ import type { Writable } from "node:stream";
 import { adoptChild } from "./child-reaper.ts";
 import { diesWithParent } from "./parent-death.ts";
 import { isVp8KeyframeStart, RtpRetimer } from "./rtp-retimer.ts";
+import { log } from "../../shared/util/log.ts";
 
 export type RtpSink = (packet: Buffer, index: number) => void;
 export type RestartListener = (restarts: number, lastError: string) => void;
@@ -94,7 +95,7 @@ export class FfmpegEncoder {
     this.retimer = new RtpRetimer(90_000 / (options.fps ?? 25));
     socket.on("message", (packet, from) => this.onPacket(packet, from.port));
     // A socket error must never become an uncaught exception that ends the box.
-    socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "encoder RTP socket error", error: err.message })));
+    socket.on("error", (err) => log.warn("encoder RTP socket error", { error: err.message }));
   }
 
   static async start(options: EncoderOptions): Promise<FfmpegEncoder> {

@@ -6,6 +6,7 @@
 // CommonJS build here, with that export replaced. Use this module, not `import "werift"`, at run time.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { log } from "../../shared/util/log.ts";
 
 type Werift = typeof import("werift");
 
@@ -36,7 +37,7 @@ if (!udp || typeof udp.init !== "function") throw new Error("werift's layout cha
 const init = udp.init.bind(udp);
 udp.init = async (...args: unknown[]) => {
   const t = await init(...args);
-  t.socket.on("error", (err) => console.error(JSON.stringify({ level: "warn", msg: "ICE socket error", error: err.message })));
+  t.socket.on("error", (err) => log.warn("ICE socket error", { error: err.message }));
   return t;
 };
 

@@ -9,6 +9,7 @@ import type { FaceLandmarker } from "../faces/face-landmarker.ts";
 import { FrameDecoder } from "./frame-decoder.ts";
 import { lookLine, lookOf, type Look } from "./face-look.ts";
 import { Vp8FrameAssembler } from "./vp8-frames.ts";
+import { log } from "../../shared/util/log.ts";
 
 /** A picture older than this is not shown to a model: the track froze, stopped or was removed. */
 export const STALE_MS = 3_000;
@@ -40,7 +41,7 @@ export interface Sighting extends Look {
   at: number;
 }
 
-const defaultLog = (msg: string, detail: Record<string, unknown> = {}) => console.error(JSON.stringify({ level: "info", msg, ...detail }));
+const defaultLog = (msg: string, detail: Record<string, unknown> = {}) => log.info(msg, detail);
 
 export class Perception {
   private latest: Picture | null = null;

@@ -5,6 +5,7 @@ import { EFFORT_LEVELS, REASONING_LEVELS, type SettingsRecord, type TtsProviderI
 import { applySettingsPatch } from "./validate.ts";
 import { defaultSettings } from "./defaults.ts";
 import type { SettingsStore } from "./store.ts";
+import { log } from "../../shared/util/log.ts";
 
 export interface SettingsContext {
   catalogue(): CatalogueRow[];
@@ -38,7 +39,7 @@ export class SettingsService {
     return this.store.probeSave().then(
       () => (this.savesWork ??= true),
       (err) => {
-        console.error(JSON.stringify({ level: "error", msg: "settings cannot be saved: GET /api/settings answers persisted: false", error: String(err?.cause ?? err) }));
+        log.error("settings cannot be saved: GET /api/settings answers persisted: false", { error: String(err?.cause ?? err) });
         return (this.savesWork ??= false);
       },
     );
@@ -81,7 +82,7 @@ export class SettingsService {
         this.savesWork = true;
       } catch (err) {
         this.savesWork = false;
-        console.error(JSON.stringify({ level: "error", msg: "settings write failed", error: String(err) }));
+        log.error("settings write failed", { error: String(err) });
       }
       this.cache.set(subject, next);
       return { ok: true as const, saved, settings: next };

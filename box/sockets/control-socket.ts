@@ -15,6 +15,7 @@ import type { AvatarRegistry } from "../avatars/registry.ts";
 import type { SocketConn, SocketRoute } from "./conn.ts";
 import { SocketSession, maxLengthFrom, type SocketPolicy } from "./socket-session.ts";
 import { SpeechTracker } from "./speech-tracker.ts";
+import { log } from "../../shared/util/log.ts";
 
 export interface ControlSocketDeps {
   auth: Authenticator;
@@ -105,7 +106,7 @@ class ControlSocket {
 
   private refuse(err: unknown): void {
     const error = err instanceof ApiError || err instanceof UpstreamError ? err.message : "The turn failed.";
-    if (!(err instanceof ApiError)) console.error(JSON.stringify({ level: "error", msg: "control turn failed", error: String((err as Error)?.stack ?? err) }));
+    if (!(err instanceof ApiError)) log.error("control turn failed", { error: String((err as Error)?.stack ?? err) });
     this.conn.send({ type: "error", error, fatal: false });
   }
 

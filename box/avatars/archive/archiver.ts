@@ -10,6 +10,7 @@
 import { clipKey, portraitKey } from "../../../shared/asset-layout/asset-keys.ts";
 import type { Tone } from "../../../shared/wire/tones.ts";
 import type { ArchiveSink } from "./sink.ts";
+import { log, type LogLevel } from "../../../shared/util/log.ts";
 
 export interface AvatarArchiverOptions {
   sink: ArchiveSink;
@@ -22,7 +23,7 @@ export interface AvatarArchiverOptions {
   log?: (level: "info" | "warn" | "error", msg: string, extra: Record<string, unknown>) => void;
 }
 
-const defaultLog: NonNullable<AvatarArchiverOptions["log"]> = (level, msg, extra) => console.error(JSON.stringify({ level, msg, ...extra }));
+const defaultLog: NonNullable<AvatarArchiverOptions["log"]> = (level, msg, extra) => log.at(level as LogLevel, msg, extra);
 
 export class AvatarArchiver {
   private readonly pending = new Set<Promise<unknown>>();

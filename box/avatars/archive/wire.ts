@@ -11,6 +11,7 @@ import type { OwnAvatars } from "../own/own-avatars.ts";
 import { ownerEmailOf } from "../own/shared-records.ts";
 import { AvatarArchiver } from "./archiver.ts";
 import { openArchiveSink } from "./sink.ts";
+import { log as boxLog, type LogLevel } from "../../../shared/util/log.ts";
 
 export interface ArchiveWiring {
   env: Pick<BoxEnv, "assetArchive">;
@@ -19,7 +20,7 @@ export interface ArchiveWiring {
   clips: ClipService;
 }
 
-const log = (level: string, msg: string, extra: Record<string, unknown>) => console.error(JSON.stringify({ level, msg, ...extra }));
+const log = (level: LogLevel, msg: string, extra: Record<string, unknown>) => boxLog.at(level, msg, extra);
 
 /**
  * The library's owner of a subject: the e-mail in `owner:<email>`, the key row's owner for a

@@ -9,6 +9,7 @@ import { recoverJournal } from "./clip-journal.ts";
 import { ClipService } from "./clip-service.ts";
 import { clipRoutes } from "./routes.ts";
 import { clipDirs, clipTargets } from "./targets.ts";
+import { log } from "../../../shared/util/log.ts";
 
 export interface ClipWiring {
   enabled: boolean;
@@ -56,6 +57,6 @@ export function openClips(w: ClipWiring) {
 export function recoverClipBuilds(dataDir: string): void {
   for (const dir of clipDirs(dataDir)) {
     const { failed, removed } = recoverJournal(dir);
-    if (failed.length || removed.length) console.error(JSON.stringify({ level: "warn", msg: "clip builds cut off by a restart marked failed", dir, tones: failed, removed }));
+    if (failed.length || removed.length) log.warn("clip builds cut off by a restart marked failed", { dir, tones: failed, removed });
   }
 }

@@ -14,6 +14,7 @@ import { drainEraseOrders, type SharedRecords } from "./shared-records.ts";
 import { OwnAvatarStore, sha256Hex } from "./store.ts";
 import type { VideoSource } from "../../faces/prepare-video.ts";
 import { BadVideo, probeVideo } from "./video.ts";
+import { log as boxLog, type LogLevel } from "../../../shared/util/log.ts";
 
 export interface PhotoPrepared {
   face: PreparedFace;
@@ -68,7 +69,7 @@ export interface OwnEntry {
   loops?: FrameSources | null;
 }
 
-const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => console.error(JSON.stringify({ level, msg, ...extra }));
+const log = (level: LogLevel, msg: string, extra: Record<string, unknown> = {}) => boxLog.at(level, msg, extra);
 
 export class OwnAvatars {
   readonly store: OwnAvatarStore;

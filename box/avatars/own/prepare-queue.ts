@@ -1,5 +1,6 @@
 // Implements: docs/architecture.md "Own faces": preparation runs in a bounded build queue off the request (and
 // off the media path): one job at a time, a bounded number waiting, each job keyed by its avatar.
+import { log } from "../../../shared/util/log.ts";
 
 export class QueueFull extends Error {}
 
@@ -62,7 +63,7 @@ export class PrepareQueue {
     // Yield first, so the request that queued the job answers before the job takes the CPU.
     const promise = new Promise<void>((r) => setTimeout(r, 0))
       .then(next.job)
-      .catch((err) => console.error(JSON.stringify({ level: "error", msg: "avatar preparation job threw", key: next.key, error: String((err as Error)?.stack ?? err) })))
+      .catch((err) => log.error("avatar preparation job threw", { key: next.key, error: String((err as Error)?.stack ?? err) }))
       .finally(() => {
         this.running = null;
         next.done.resolve();

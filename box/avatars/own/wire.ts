@@ -10,6 +10,7 @@ import type { FaceRenderer } from "../../render/face-renderer.ts";
 import { renderStillPng } from "../stock/index.ts";
 import { OwnAvatars } from "./own-avatars.ts";
 import { openSharedRecords } from "./shared-records.ts";
+import { log } from "../../../shared/util/log.ts";
 
 export const FRAMING_VALUES: readonly string[] = Object.keys(FRAMINGS);
 
@@ -24,7 +25,7 @@ export interface OwnAvatarsWiring {
 export async function openOwnAvatars(w: OwnAvatarsWiring): Promise<OwnAvatars> {
   const records = await openSharedRecords(w.env.keyTableUrl, w.localDb).catch((err: Error) => {
     // The shared database being down must not keep the box from serving: no observations meanwhile.
-    console.error(JSON.stringify({ level: "error", msg: "avatar tables unavailable; no library observations or erase orders this run", error: err.message }));
+    log.error("avatar tables unavailable; no library observations or erase orders this run", { error: err.message });
     return null;
   });
   return OwnAvatars.open({

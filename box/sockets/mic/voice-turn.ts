@@ -6,6 +6,7 @@ import type { ConfirmGate } from "../../chat/confirm-gate.ts";
 import { runSystemTool, systemToolSpecs } from "./system-tools.ts";
 import { voiceToolHost } from "./voice-tool-host.ts";
 import type { VoiceCall } from "./voice-call.ts";
+import { log } from "../../../shared/util/log.ts";
 
 export class VoiceTurns {
   private seq = 0;
@@ -59,7 +60,7 @@ export class VoiceTurns {
       const code = (err as { code?: string }).code;
       if (code === "interrupted" || code === "speculation_dropped") return;
       const error = err instanceof Error ? err.message : "The turn failed.";
-      if (!(err instanceof UpstreamError) && !(err as { status?: number }).status) console.error(JSON.stringify({ level: "error", msg: "voice turn failed", error: String((err as Error)?.stack ?? err) }));
+      if (!(err instanceof UpstreamError) && !(err as { status?: number }).status) log.error("voice turn failed", { error: String((err as Error)?.stack ?? err) });
       send({ type: "reply_error", error });
     } finally {
       off();
