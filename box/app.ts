@@ -28,7 +28,8 @@ export async function authorise(auth: Authenticator, request: Request, path: str
   const policy = policyFor(request.method, path);
   if (policy === "public" || auth.open) return OPEN_PRINCIPAL;
   const presented = presentedCredential(request.headers, request.url);
-  if (!presented) throw new ApiError(401, "missing_api_key", "This route needs an API key (X-Api-Key or Authorization: Bearer).", "unwrapped");
+  if (!presented)
+    throw new ApiError(401, "missing_api_key", "This route needs an API key (X-Api-Key or Authorization: Bearer).", "unwrapped");
   const principal = await auth.resolve(presented.secret);
   if (policy === "full" && principal.scope !== "full") {
     throw new ApiError(401, "insufficient_scope", "A stream-only session token cannot call this route; use a full API key.", "unwrapped");

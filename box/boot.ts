@@ -81,7 +81,11 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const boxDb = await openBoxDb(env.dataDir);
 
   const configured = env.models ? parseModelList(env.models) : { decls: [], probes: new Map() };
-  const router = new ModelRouter(createProviders({ ...env.llm, probeDir: env.dataDir }), configured, { allowOffshore: env.allowOffshoreModels, inCountry: true, health: env.readiness });
+  const router = new ModelRouter(createProviders({ ...env.llm, probeDir: env.dataDir }), configured, {
+    allowOffshore: env.allowOffshoreModels,
+    inCountry: true,
+    health: env.readiness,
+  });
   // Never rejects: a provider that is down is re-checked with backoff, and readiness says so meanwhile.
   await router.load();
   // The embedded voice engine; a failure leaves the box serving, with readiness saying why. It
@@ -92,10 +96,24 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     return null;
   });
   let ttsProviders: TtsProviderInfo[] = [];
-  const settings = new SettingsService(new SettingsStore(boxDb.db), { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders }, boxDb.durable);
+  const settings = new SettingsService(
+    new SettingsStore(boxDb.db),
+    { catalogue: () => router.catalogue, ttsProviders: () => ttsProviders },
+    boxDb.durable,
+  );
   // Who speaks for whom: the engine the box boots on (BOX_TTS), people's own keys, the fallback.
   const sharedDb = env.keyTableUrl ? createClient({ url: env.keyTableUrl }) : null;
-  const voices = await wireVoices({ env: env.tts, espeak, makers: VOICE_MAKERS, sharedDb, keyTable, settings, retryMs: env.readiness.retryMs, boxKeys: env.apiKeys, log: ({ level, msg, ...rest }) => log.at(level as LogLevel, String(msg), rest) });
+  const voices = await wireVoices({
+    env: env.tts,
+    espeak,
+    makers: VOICE_MAKERS,
+    sharedDb,
+    keyTable,
+    settings,
+    retryMs: env.readiness.retryMs,
+    boxKeys: env.apiKeys,
+    log: ({ level, msg, ...rest }) => log.at(level as LogLevel, String(msg), rest),
+  });
   if (!voices && espeak) voiceProblem = `BOX_TTS=${env.tts.engine} could not be set up`;
   ttsProviders = voices?.ttsProviders ?? [];
   const bootEngine = voices?.accounts.bootEngine ?? null;
@@ -118,11 +136,13 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
       return router.stateFor(s.live_model || s.model);
     },
     async tts(subject) {
-      if (!voices || !voiceHealth) return { provider: env.tts.engine, origin: "box" as const, notice: "", state: "unavailable", detail: voiceProblem };
+      if (!voices || !voiceHealth)
+        return { provider: env.tts.engine, origin: "box" as const, notice: "", state: "unavailable", detail: voiceProblem };
       const route = await voices.accounts.verify(await voices.accounts.route({ subject }).catch(() => voices.accounts.boxRoute()), subject);
       const base = { provider: route.provider, origin: route.origin, notice: route.notice };
       // A person's own account is reported by its notice; the box's engine by its health.
-      if (route.origin === "user" || route.engine !== bootEngine) return { ...base, state: route.engine.ready ? "ready" : "starting", detail: "" };
+      if (route.origin === "user" || route.engine !== bootEngine)
+        return { ...base, state: route.engine.ready ? "ready" : "starting", detail: "" };
       return { ...base, state: voiceHealth.state, detail: voiceHealth.detail };
     },
     transcribe: () => asr.engine !== null,
@@ -130,10 +150,20 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   // The built-in face warp, or a learned model the user put on the volume (same I/O contract).
   const renderer = await FaceRenderer.load({ width: env.videoSize, height: env.videoSize, modelPath: env.renderModelPath ?? undefined });
   const registry = await AvatarRegistry.load(renderer, await openOwnAvatars({ env, renderer, localDb: boxDb.client, keyTable }));
-  const clipBuilds = openClips({ enabled: env.avatarClips, dataDir: env.dataDir, registry, size: env.videoSize, renderModelPath: env.renderModelPath ?? undefined });
+  const clipBuilds = openClips({
+    enabled: env.avatarClips,
+    dataDir: env.dataDir,
+    registry,
+    size: env.videoSize,
+    renderModelPath: env.renderModelPath ?? undefined,
+  });
   // Finished portraits and clips are copied into the portal's store (off unless BOX_ASSET_* is set).
   wireArchive({ env, keyTable, own: registry.own ?? null, clips: clipBuilds.clips });
-  const live = new LiveSessions(registry, { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25, perception: env.perception }, env.sockets);
+  const live = new LiveSessions(
+    registry,
+    { renderer, loopbackOnly: env.iceLoopbackOnly, fps: 25, perception: env.perception },
+    env.sockets,
+  );
   // Hosted voices give word timings, not phonemes: espeak's text-to-phonemes maps them to visemes.
   const speaker = new Speaker(voices?.accounts ?? null, 25, voiceHealth, espeak ? new WordPhonemizer(espeak) : null);
   const audio = new AudioStore(join(env.dataDir, "audio"), env.replyAudio);
@@ -161,9 +191,25 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
   const stats = new StatsService({ maxRuntimeSeconds: env.maxRuntimeSeconds, startedAt: Date.now() });
 
   const sockets = [
-    controlSocketRoute({ auth, engine, calls, sessions: live, speaker, registry, accounts: voices?.accounts ?? null, policy: env.sockets, interrupt: () => liveControl.interrupt() }),
+    controlSocketRoute({
+      auth,
+      engine,
+      calls,
+      sessions: live,
+      speaker,
+      registry,
+      accounts: voices?.accounts ?? null,
+      policy: env.sockets,
+      interrupt: () => liveControl.interrupt(),
+    }),
     voiceSocketRoute({
-      auth, engine, calls, sessions: live, speaker, registry, accounts: voices?.accounts ?? null,
+      auth,
+      engine,
+      calls,
+      sessions: live,
+      speaker,
+      registry,
+      accounts: voices?.accounts ?? null,
       asr: asr.engine,
       asrReason: asr.reason,
       grammar: env.asr.grammar,
@@ -179,7 +225,11 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     }),
   ];
   const routes: RouteDef[] = [];
-  const openapi = () => openApiDocument(routes, sockets.map((s) => ({ path: s.path, method: "get", summary: s.summary })));
+  const openapi = () =>
+    openApiDocument(
+      routes,
+      sockets.map((s) => ({ path: s.path, method: "get", summary: s.summary })),
+    );
   routes.push(
     ...systemRoutes(stats, liveControl, openapi),
     ...tokenRoutes(keyTable),
@@ -188,9 +238,22 @@ export async function bootBox(env: BoxEnv): Promise<Box> {
     ...conversationRoutes(conversations),
     ...avatarRoutes(registry, { onScreen: () => live.live()?.avatar ?? null, buildClips: clipBuilds.buildClips }),
     ...clipBuilds.routes,
-    ...liveRoutes({ sessions: live, registry, settings, speaker, audio, warmUp: providerWarmUp({ settings, router, accounts: voices?.accounts ?? null }) }),
+    ...liveRoutes({
+      sessions: live,
+      registry,
+      settings,
+      speaker,
+      audio,
+      warmUp: providerWarmUp({ settings, router, accounts: voices?.accounts ?? null }),
+    }),
     ...audioUploadRoutes({ store: audio, asr: asr.engine }),
-    ...(voices ? voiceRoutes({ accounts: voices.accounts, chatterbox: bootEngine instanceof ChatterboxEngine ? bootEngine : null, bootHealth: voiceHealth }) : []),
+    ...(voices
+      ? voiceRoutes({
+          accounts: voices.accounts,
+          chatterbox: bootEngine instanceof ChatterboxEngine ? bootEngine : null,
+          bootHealth: voiceHealth,
+        })
+      : []),
     ...chatRoutes({ engine, calls, sessions: live, registry, speaker, accounts: voices?.accounts ?? null, audio }),
   );
   // Each handler runs as its caller, so avatar lookups by id alone see that caller's uploads only.

@@ -15,8 +15,14 @@ describe("BOX_REPLY_AUDIO_*", () => {
   });
 
   it("takes seconds and (fractional) megabytes; 0 means no limit", () => {
-    expect(readBoxEnv({ BOX_REPLY_AUDIO_MAX_AGE_SECONDS: "3600", BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "0.5" }).replyAudio).toEqual({ maxAgeSeconds: 3600, maxBytesPerSubject: 524_288 });
-    expect(readBoxEnv({ BOX_REPLY_AUDIO_MAX_AGE_SECONDS: "0", BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "0" }).replyAudio).toEqual({ maxAgeSeconds: null, maxBytesPerSubject: null });
+    expect(readBoxEnv({ BOX_REPLY_AUDIO_MAX_AGE_SECONDS: "3600", BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "0.5" }).replyAudio).toEqual({
+      maxAgeSeconds: 3600,
+      maxBytesPerSubject: 524_288,
+    });
+    expect(readBoxEnv({ BOX_REPLY_AUDIO_MAX_AGE_SECONDS: "0", BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "0" }).replyAudio).toEqual({
+      maxAgeSeconds: null,
+      maxBytesPerSubject: null,
+    });
   });
 
   it("refuses negative or unreadable values", () => {

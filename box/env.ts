@@ -4,7 +4,11 @@ import { Value } from "@sinclair/typebox/value";
 import { DEFAULT_VISION_MODELS } from "./llm/vision-models.ts";
 import { parseLogLevel } from "../shared/util/log.ts";
 
-const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const BoxEnv = Type.Object({
   host: Type.String({ minLength: 1 }),
@@ -29,11 +33,21 @@ export const BoxEnv = Type.Object({
   /** Loopback-only ICE (tests, local use); off for deployments with public hosts and STUN/TURN. */
   iceLoopbackOnly: Type.Boolean(),
   /** Socket sessions: idle window, default maximum length (null: none), credential check period. */
-  sockets: Type.Object({ idleSeconds: Type.Integer({ minimum: 1 }), maxSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]), checkEveryMs: Type.Integer({ minimum: 50 }) }),
+  sockets: Type.Object({
+    idleSeconds: Type.Integer({ minimum: 1 }),
+    maxSeconds: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    checkEveryMs: Type.Integer({ minimum: 50 }),
+  }),
   /** Speech recognition for the microphone socket. */
   asr: Type.Object({
     engine: Type.Union([Type.Literal("pocketsphinx"), Type.Literal("deepgram"), Type.Literal("none"), Type.Literal("auto")]),
-    deepgram: Type.Optional(Type.Object({ url: Type.Optional(Type.String()), apiKey: Type.Optional(Type.String()), auth: Type.Optional(Type.Union([Type.Literal("token"), Type.Literal("bearer")])) })),
+    deepgram: Type.Optional(
+      Type.Object({
+        url: Type.Optional(Type.String()),
+        apiKey: Type.Optional(Type.String()),
+        auth: Type.Optional(Type.Union([Type.Literal("token"), Type.Literal("bearer")])),
+      }),
+    ),
     grammar: Type.Optional(Type.Array(Type.String())),
   }),
   /** Retention of reply WAVs made by POST /api/chat without a live session (null: no limit). */
@@ -81,9 +95,18 @@ export const BoxEnv = Type.Object({
   /** Voice engines: the one the box boots on (BOX_TTS) and the providers it can reach. */
   tts: Type.Object({
     engine: Type.Union([Type.Literal("espeak"), Type.Literal("chatterbox"), Type.Literal("elevenlabs"), Type.Literal("cartesia")]),
-    chatterbox: Type.Union([Type.Object({ url: Type.String({ pattern: "^https?://" }), apiKey: Type.Optional(Type.String()) }), Type.Null()]),
-    elevenlabs: Type.Object({ baseUrl: Type.String({ pattern: "^https?://" }), apiKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]) }),
-    cartesia: Type.Object({ baseUrl: Type.String({ pattern: "^https?://" }), apiKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]) }),
+    chatterbox: Type.Union([
+      Type.Object({ url: Type.String({ pattern: "^https?://" }), apiKey: Type.Optional(Type.String()) }),
+      Type.Null(),
+    ]),
+    elevenlabs: Type.Object({
+      baseUrl: Type.String({ pattern: "^https?://" }),
+      apiKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+    }),
+    cartesia: Type.Object({
+      baseUrl: Type.String({ pattern: "^https?://" }),
+      apiKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+    }),
     /** BOX_VOICE_KEY_MATERIAL: the 32 bytes (hex) that open keys people saved on the portal. */
     keyMaterial: Type.Union([Type.String({ pattern: "^[0-9a-f]{64}$" }), Type.Null()]),
   }),
@@ -159,7 +182,13 @@ export function readBoxEnv(env: Record<string, string | undefined> = process.env
       engine: (env.BOX_ASR || "auto") as "auto",
       // Deepgram, or a self-hosted recogniser speaking its `/v1/listen` protocol (BOX_DEEPGRAM_URL alone).
       ...(env.BOX_DEEPGRAM_API_KEY || env.BOX_DEEPGRAM_URL
-        ? { deepgram: { url: env.BOX_DEEPGRAM_URL || undefined, apiKey: env.BOX_DEEPGRAM_API_KEY || undefined, auth: (env.BOX_DEEPGRAM_AUTH || "token").toLowerCase() as "token" } }
+        ? {
+            deepgram: {
+              url: env.BOX_DEEPGRAM_URL || undefined,
+              apiKey: env.BOX_DEEPGRAM_API_KEY || undefined,
+              auth: (env.BOX_DEEPGRAM_AUTH || "token").toLowerCase() as "token",
+            },
+          }
         : {}),
       ...(env.BOX_ASR_GRAMMAR ? { grammar: jsonList(env.BOX_ASR_GRAMMAR, "BOX_ASR_GRAMMAR") } : {}),
     },
@@ -217,7 +246,12 @@ function assetArchive(env: Record<string, string | undefined>): BoxEnv["assetArc
   if (store !== "s3") throw new Error(`BOX_ASSET_STORE must be file, s3 or off, not ${JSON.stringify(env.BOX_ASSET_STORE)}`);
   const bucket = (env.BOX_S3_BUCKET ?? "").trim();
   if (!bucket) throw new Error("BOX_ASSET_STORE=s3 needs BOX_S3_BUCKET");
-  return { kind: "s3", bucket, region: env.BOX_S3_REGION?.trim() || null, endpoint: env.BOX_S3_ENDPOINT?.trim().replace(/\/+$/, "") || null };
+  return {
+    kind: "s3",
+    bucket,
+    region: env.BOX_S3_REGION?.trim() || null,
+    endpoint: env.BOX_S3_ENDPOINT?.trim().replace(/\/+$/, "") || null,
+  };
 }
 
 const TTS_ENGINES = ["espeak", "chatterbox", "elevenlabs", "cartesia"] as const;
@@ -225,12 +259,18 @@ const trimUrl = (v: string | undefined, fallback: string) => (v?.trim() || fallb
 
 function ttsEnv(env: Record<string, string | undefined>): BoxEnv["tts"] {
   const engine = (env.BOX_TTS ?? "").trim().toLowerCase() || "espeak";
-  if (!(TTS_ENGINES as readonly string[]).includes(engine)) throw new Error(`BOX_TTS must be one of ${TTS_ENGINES.join(", ")}, not ${JSON.stringify(env.BOX_TTS)}`);
+  if (!(TTS_ENGINES as readonly string[]).includes(engine))
+    throw new Error(`BOX_TTS must be one of ${TTS_ENGINES.join(", ")}, not ${JSON.stringify(env.BOX_TTS)}`);
   const chatterboxUrl = env.BOX_CHATTERBOX_URL?.trim();
   const tts = {
     engine: engine as BoxEnv["tts"]["engine"],
-    chatterbox: chatterboxUrl ? { url: chatterboxUrl.replace(/\/+$/, ""), ...(env.BOX_CHATTERBOX_API_KEY ? { apiKey: env.BOX_CHATTERBOX_API_KEY } : {}) } : null,
-    elevenlabs: { baseUrl: trimUrl(env.BOX_ELEVENLABS_BASE_URL, "https://api.elevenlabs.io"), apiKey: env.BOX_ELEVENLABS_API_KEY?.trim() || null },
+    chatterbox: chatterboxUrl
+      ? { url: chatterboxUrl.replace(/\/+$/, ""), ...(env.BOX_CHATTERBOX_API_KEY ? { apiKey: env.BOX_CHATTERBOX_API_KEY } : {}) }
+      : null,
+    elevenlabs: {
+      baseUrl: trimUrl(env.BOX_ELEVENLABS_BASE_URL, "https://api.elevenlabs.io"),
+      apiKey: env.BOX_ELEVENLABS_API_KEY?.trim() || null,
+    },
     cartesia: { baseUrl: trimUrl(env.BOX_CARTESIA_BASE_URL, "https://api.cartesia.ai"), apiKey: env.BOX_CARTESIA_API_KEY?.trim() || null },
     keyMaterial: env.BOX_VOICE_KEY_MATERIAL?.trim().toLowerCase() || null,
   };

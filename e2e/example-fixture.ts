@@ -31,7 +31,10 @@ function freePort(): Promise<number> {
 export const test = studioTest.extend<{}, { examplePort: number; exampleEnv: Record<string, string> }>({
   examplePort: [async ({}, use) => use(await freePort()), { scope: "worker" }],
   exampleEnv: [{}, { scope: "worker", option: true }],
-  studioEnv: [async ({ examplePort, exampleEnv }, use) => use({ BOX_ALLOWED_ORIGINS: `http://127.0.0.1:${examplePort}`, ...exampleEnv }), { scope: "worker" }],
+  studioEnv: [
+    async ({ examplePort, exampleEnv }, use) => use({ BOX_ALLOWED_ORIGINS: `http://127.0.0.1:${examplePort}`, ...exampleEnv }),
+    { scope: "worker" },
+  ],
 });
 
 export interface RunningExample {
@@ -44,13 +47,23 @@ export interface RunningExample {
 export async function startExample(page: Page, studio: Studio, port: number): Promise<RunningExample> {
   await signIn(page, studio, EMAIL);
   const secret = await page.evaluate(async () => {
-    const res = await fetch("/auth/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "web-call example" }) });
+    const res = await fetch("/auth/keys", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "web-call example" }),
+    });
     return (await res.json()).key.secret as string;
   });
   const script = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.example as string;
   const child = spawn("sh", ["-c", `exec ${script}`], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", AVATAR_API_KEY: secret, AVATAR_BASE_URL: studio.url, EXAMPLE_PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      AVATAR_API_KEY: secret,
+      AVATAR_BASE_URL: studio.url,
+      EXAMPLE_PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
@@ -76,7 +89,7 @@ export function mediaStats(page: Page): Promise<{ frames: number; width: number;
     let samplesSeconds = 0;
     let audioLevel = 0;
     (await media?.pc.getStats())?.forEach((s: { type?: string; kind?: string; totalSamplesDuration?: number; audioLevel?: number }) => {
-      if (s.type === "inbound-rtp" && s.kind === "audio") ((samplesSeconds = s.totalSamplesDuration ?? 0), (audioLevel = s.audioLevel ?? 0));
+      if (s.type === "inbound-rtp" && s.kind === "audio") (samplesSeconds = s.totalSamplesDuration ?? 0), (audioLevel = s.audioLevel ?? 0);
     });
     return { frames: v.getVideoPlaybackQuality().totalVideoFrames, width: v.videoWidth, samplesSeconds, audioLevel };
   });
@@ -94,7 +107,9 @@ export async function talk(page: Page, text: string): Promise<void> {
   await page.getByLabel(/^Talk:/).fill(text);
   await page.getByRole("button", { name: "Say it" }).click();
   await expect(page.locator("#events")).toContainText(`Said: ${text}`);
-  await expect.poll(async () => (await mediaStats(page)).audioLevel, { message: "audio level while the avatar speaks" }).toBeGreaterThan(0.02);
+  await expect
+    .poll(async () => (await mediaStats(page)).audioLevel, { message: "audio level while the avatar speaks" })
+    .toBeGreaterThan(0.02);
 }
 
 export async function shootExample(page: Page, name: string): Promise<void> {
@@ -102,7 +117,10 @@ export async function shootExample(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of Object.entries(SHOT_SIZES)) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}: no sideways scrolling`).toBeLessThanOrEqual(viewport.width);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${size}: no sideways scrolling`,
+    ).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: join(SHOTS, `example-${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(SHOT_SIZES.desktop);

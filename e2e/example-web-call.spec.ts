@@ -19,7 +19,10 @@ test("the web-call example: video, a talk heard, a chat whose tool call the page
     await talk(page, "Hello from the web example.");
 
     const from = studio.model.requests.length;
-    studio.model.enqueue([{ toolCall: { name: "lookup_order", args: { order_id: "A17" } } }], [{ text: "Your order A17 shipped on Monday." }]);
+    studio.model.enqueue(
+      [{ toolCall: { name: "lookup_order", args: { order_id: "A17" } } }],
+      [{ text: "Your order A17 shipped on Monday." }],
+    );
     await page.getByLabel(/^Chat:/).fill("Where is my order A17?");
     await page.getByRole("button", { name: "Send" }).click();
     await expect(page.locator("#conversation")).toContainText("Avatar: Your order A17 shipped on Monday.");
@@ -29,11 +32,15 @@ test("the web-call example: video, a talk heard, a chat whose tool call the page
     const said = await events.locator("li").allTextContents();
     const at = (re: RegExp) => said.findIndex((t) => re.test(t));
     expect(at(/^The model calls the tool lookup_order\.$/)).toBeGreaterThanOrEqual(0);
-    expect(at(/^lookup_order \{"order_id":"A17"\}: this page answered "shipped on Monday"\.$/)).toBeGreaterThan(at(/^The model calls the tool lookup_order/));
+    expect(at(/^lookup_order \{"order_id":"A17"\}: this page answered "shipped on Monday"\.$/)).toBeGreaterThan(
+      at(/^The model calls the tool lookup_order/),
+    );
     expect(at(/^Tool lookup_order completed in \d+ ms\.$/)).toBeGreaterThan(at(/^lookup_order \{/));
     // The model's next request carries the page's answer.
     const asked = studio.model.requests.slice(from).filter((r) => r.path.startsWith("/v1/chat/completions"));
-    const toolMessage = (asked[1]?.body.messages as { role: string; content: string }[] | undefined)?.filter((m) => m.role === "tool").at(-1);
+    const toolMessage = (asked[1]?.body.messages as { role: string; content: string }[] | undefined)
+      ?.filter((m) => m.role === "tool")
+      .at(-1);
     expect(JSON.parse(toolMessage?.content ?? "null")).toEqual({ application_data: { order_id: "A17", status: "shipped on Monday" } });
 
     await shootExample(page, "web-call");

@@ -13,7 +13,10 @@ import { ADMIN, expect, shoot, signIn, SIZES, test } from "./studio-fixture.ts";
 
 const statusOf = async (page: Page, url: string) => (await (await page.request.get(`${url}/auth/gpu/status`)).json()).gpu.state as string;
 
-test("an administrator stops and starts the box from the GPU page, and opens the terminate dialog without terminating", async ({ page, studio }) => {
+test("an administrator stops and starts the box from the GPU page, and opens the terminate dialog without terminating", async ({
+  page,
+  studio,
+}) => {
   test.setTimeout(120_000);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -92,7 +95,11 @@ test("an administrator stops and starts the box from the GPU page, and opens the
     let asked = 0;
     await page.route("**/auth/gpu/status", (route) => {
       asked++;
-      return route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: { code: "gpu_admin_only", message: "GPU controls are for this deployment's administrators." } }) });
+      return route.fulfill({
+        status: 409,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "gpu_admin_only", message: "GPU controls are for this deployment's administrators." } }),
+      });
     });
     await page.reload();
     await expect(page.locator("#not-admin")).toBeVisible();

@@ -47,7 +47,9 @@ test("upload a photo, watch the build finish, make a clip, publish, switch to it
 
   await test.step("refused on the page, nothing sent: a file that is not an image, then no consent ticked", async () => {
     await fileInput.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("These are notes, not a photo.") });
-    await expect(result).toHaveText("“notes.txt” is not a photo or a video this studio takes. Choose a PNG or JPG photo, or an MP4, MOV or WEBM video.");
+    await expect(result).toHaveText(
+      "“notes.txt” is not a photo or a video this studio takes. Choose a PNG or JPG photo, or an MP4, MOV or WEBM video.",
+    );
     await page.getByRole("button", { name: "Upload and prepare" }).click();
     await expect(result).toContainText("“notes.txt” is not a photo or a video");
     // Named like a photo, but its bytes are text.
@@ -58,7 +60,9 @@ test("upload a photo, watch the build finish, make a clip, publish, switch to it
     await expect(page.locator("#chosen .chosen-name")).toHaveText(FILE);
     await expect(page.locator("#chosen-still")).toBeVisible();
     await page.getByRole("button", { name: "Upload and prepare" }).click();
-    await expect(result).toHaveText("Tick the consent box first: you are the person shown, or you have their permission. Nothing was sent.");
+    await expect(result).toHaveText(
+      "Tick the consent box first: you are the person shown, or you have their permission. Nothing was sent.",
+    );
     await expect(page.locator("#attest")).toBeFocused();
     expect(uploads()).toEqual([]);
   });
@@ -71,7 +75,12 @@ test("upload a photo, watch the build finish, make a clip, publish, switch to it
       new MutationObserver(() => {
         const state = document.querySelector<HTMLElement>('.avatar-item[data-avatar-id="ada-lovelace"]')?.dataset.state;
         if (state && seen[seen.length - 1] !== state) seen.push(state);
-      }).observe(document.getElementById("my-avatars")!, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+      }).observe(document.getElementById("my-avatars")!, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ["data-state"],
+      });
     });
     await expect(page.getByLabel("Name of the avatar")).toHaveValue(NAME);
     // Two tones ticked (neutral always): their clips are made once the face is ready.
@@ -91,7 +100,9 @@ test("upload a photo, watch the build finish, make a clip, publish, switch to it
     await expect(page.locator("#attest")).not.toBeChecked();
     await expect(page.locator("#chosen")).toBeHidden();
     // What the portal stored: the box's observation, private, made from a photo with consent.
-    await expect.poll(async () => (await library()).map((a) => [a.avatar_id, a.state, a.source_kind, a.visibility])).toEqual([[ID, "ready", "photo", "private"]]);
+    await expect
+      .poll(async () => (await library()).map((a) => [a.avatar_id, a.state, a.source_kind, a.visibility]))
+      .toEqual([[ID, "ready", "photo", "private"]]);
   });
 
   await test.step("the ticked tones' clips: made on the box without a press, then played", async () => {
@@ -120,7 +131,9 @@ test("upload a photo, watch the build finish, make a clip, publish, switch to it
     await shoot(page, "library-publish");
     await dialog.getByRole("button", { name: "I agree: publish" }).click();
     await expect(row).toHaveAttribute("data-visibility", "public");
-    await expect(row.locator(".avatar-main > .result")).toHaveText("Published: it is listed in the public library. Make it private again at any time.");
+    await expect(row.locator(".avatar-main > .result")).toHaveText(
+      "Published: it is listed in the public library. Make it private again at any time.",
+    );
     await expect(row.getByRole("button", { name: `Make private (${NAME})` })).toBeFocused();
     const listed = page.locator(`#public-avatars [data-avatar-id="${ID}"]`);
     await expect(listed).toContainText("Yours");
@@ -146,7 +159,9 @@ test("upload a photo, watch the build finish, make a clip, publish, switch to it
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening");
     await expect(page.locator("#event-log")).toContainText(`Call answered: avatar ${ID}`);
     await expect
-      .poll(() => page.locator("#avatar-video").evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames), { message: "frames decoded in the <video>" })
+      .poll(() => page.locator("#avatar-video").evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames), {
+        message: "frames decoded in the <video>",
+      })
       .toBeGreaterThan(25);
     await page.getByRole("button", { name: "End call" }).click();
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "off");
@@ -225,10 +240,14 @@ test("the box stopped: the library still reads, and an upload says what to do", 
     await expect(notice).toContainText("your library, publishing and erasing work without it");
     await expect(notice.getByRole("link", { name: "Start it on the GPU page" })).toHaveAttribute("href", "/studio/gpu");
     await expect(page.locator("#my-avatars")).toContainText("You have no avatars yet.");
-    await page.getByLabel("Photo or video from this computer").setInputFiles({ name: "while-stopped.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await singlePhoto()) });
+    await page
+      .getByLabel("Photo or video from this computer")
+      .setInputFiles({ name: "while-stopped.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await singlePhoto()) });
     await page.getByLabel(/I am the person in this photo or video/).check();
     await page.getByRole("button", { name: "Upload and prepare" }).click();
-    await expect(page.locator("#upload-result")).toHaveText("The box is not running, so it cannot take the upload now (see the notice at the top of the page). Nothing was uploaded.");
+    await expect(page.locator("#upload-result")).toHaveText(
+      "The box is not running, so it cannot take the upload now (see the notice at the top of the page). Nothing was uploaded.",
+    );
     await expect(page.getByRole("button", { name: "Upload and prepare" })).toBeEnabled();
     await shoot(page, "library-box-stopped");
   } finally {
@@ -236,10 +255,13 @@ test("the box stopped: the library still reads, and an upload says what to do", 
   }
   // Started again: Refresh finds it and the notice goes.
   await expect
-    .poll(async () => {
-      await page.getByRole("button", { name: "Refresh" }).click();
-      return page.locator('[data-notice="box"]').count();
-    }, { timeout: 60_000, message: "the box answers again" })
+    .poll(
+      async () => {
+        await page.getByRole("button", { name: "Refresh" }).click();
+        return page.locator('[data-notice="box"]').count();
+      },
+      { timeout: 60_000, message: "the box answers again" },
+    )
     .toBe(0);
   expect(errors).toEqual([]);
 });

@@ -15,7 +15,9 @@ export async function wholeInView(page: Page, el: Locator): Promise<string> {
   const v = page.viewportSize()!;
   if (!b) return "not rendered";
   const inside = b.x >= 0 && b.y >= 0 && b.x + b.width <= v.width + 0.5 && b.y + b.height <= v.height + 0.5;
-  return inside ? "in view" : `out of view: ${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}x${Math.round(b.height)} in ${v.width}x${v.height}`;
+  return inside
+    ? "in view"
+    : `out of view: ${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}x${Math.round(b.height)} in ${v.width}x${v.height}`;
 }
 
 /** What shows without scrolling at each size (`.cache/e2e/live-<name>-<w>x<h>.png`); the page is left at the laptop size. */

@@ -16,7 +16,10 @@ async function framesAfter(live: LivePage, settleMs: number, windowMs: number): 
 
 test("Chromium connects cross-origin and decodes 512x512 video with an audio track", async ({ live }) => {
   const answer = await live.connect(AVATAR);
-  expect(answer).toEqual({ status: 200, json: { sdp: expect.stringMatching(/^v=0/), type: "answer", avatar: AVATAR, silence: expect.any(String), idle_stand_in: false } });
+  expect(answer).toEqual({
+    status: 200,
+    json: { sdp: expect.stringMatching(/^v=0/), type: "answer", avatar: AVATAR, silence: expect.any(String), idle_stand_in: false },
+  });
 
   await live.waitForFrames(50);
   const s = await live.stats();
@@ -38,11 +41,16 @@ test("/api/talk raises the received audio energy and /api/interrupt brings it ba
   await expect.poll(async () => (await live.stats()).audio?.totalSamplesDuration ?? 0).toBeGreaterThan(1);
   const idle = await live.audioEnergyOver(1500);
 
-  const talk = await live.api("/api/talk", { text: "Hello there! I am a talking avatar in a real browser, and you can hear every word I say. Isn't that lovely?" });
+  const talk = await live.api("/api/talk", {
+    text: "Hello there! I am a talking avatar in a real browser, and you can hear every word I say. Isn't that lovely?",
+  });
   expect(talk).toEqual({ status: 200, json: { ok: true, spoken: expect.stringContaining("Hello there") } });
   await expect.poll(async () => (await live.stats()).audio?.audioLevel ?? 0, { message: "audioLevel during speech" }).toBeGreaterThan(0.02);
   const speaking = await live.audioEnergyOver(1500);
-  test.info().annotations.push({ type: "audio energy per second", description: `idle ${idle.toExponential(2)}, speaking ${speaking.toExponential(2)}` });
+  test.info().annotations.push({
+    type: "audio energy per second",
+    description: `idle ${idle.toExponential(2)}, speaking ${speaking.toExponential(2)}`,
+  });
   expect(speaking).toBeGreaterThan(Math.max(1e-4, idle * 10));
 
   expect(await live.api("/api/interrupt")).toEqual({ status: 200, json: { ok: true } });
@@ -69,7 +77,9 @@ test("a page closing its connection ends the box's live session at once (DTLS cl
   expect((await live.api("/api/talk", { text: "Still here." })).status).toBe(200);
   await live.close();
   // Without it the box would wait for the ~30 s consent check.
-  await expect.poll(async () => (await live.api("/api/talk", { text: "anyone there?" })).status, { timeout: 1_500, intervals: [50] }).toBe(409);
+  await expect
+    .poll(async () => (await live.api("/api/talk", { text: "anyone there?" })).status, { timeout: 1_500, intervals: [50] })
+    .toBe(409);
 });
 
 test("the avatar preview loads in an <img> and matches the live picture", async ({ live }) => {
@@ -85,7 +95,10 @@ test("the avatar preview loads in an <img> and matches the live picture", async 
   await live.waitForFrames(25);
   const liveFace = await live.luma("video", FACE);
   const liveAll = await live.luma("video");
-  test.info().annotations.push({ type: "mean luma (preview / live)", description: `face ${stillFace.toFixed(1)} / ${liveFace.toFixed(1)}, frame ${stillAll.toFixed(1)} / ${liveAll.toFixed(1)}` });
+  test.info().annotations.push({
+    type: "mean luma (preview / live)",
+    description: `face ${stillFace.toFixed(1)} / ${liveFace.toFixed(1)}, frame ${stillAll.toFixed(1)} / ${liveAll.toFixed(1)}`,
+  });
   // A decoded picture, not black: the same face as the still, up to codec and idle motion.
   expect(liveFace).toBeGreaterThan(20);
   expect(Math.abs(liveFace - stillFace)).toBeLessThan(20);

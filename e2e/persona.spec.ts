@@ -13,7 +13,9 @@ const PROMPT = "You are Ada, who answers questions about orders. Keep it short."
 const PARAMETERS = '{"type":"object","properties":{"order_id":{"type":"string"}},"required":["order_id"]}';
 
 /** The box's record for the signed-in person, read with a credential minted by the portal for this page. */
-function boxSettings(page: Page): Promise<{ system_prompt: string; model: string; emotion_responsive: boolean; tools: { name: string }[]; system_tools?: string[] }> {
+function boxSettings(
+  page: Page,
+): Promise<{ system_prompt: string; model: string; emotion_responsive: boolean; tools: { name: string }[]; system_tools?: string[] }> {
   return page.evaluate(async () => {
     const grant = await (await fetch("/auth/session/credential", { method: "POST", headers: { accept: "application/json" } })).json();
     const res = await fetch("/api/settings", { headers: { authorization: `Bearer ${grant.credential.secret}` } });
@@ -55,7 +57,12 @@ test("the persona panel: prompt, model, emotion and custom tools, answered by th
     await expect(result).toHaveText(/Unsaved changes/);
     await save.click();
     await expect(result).toHaveText("Saved.");
-    expect(await boxSettings(page)).toMatchObject({ system_prompt: PROMPT, model: "fake-chat", emotion_responsive: false, system_tools: ["end_call", "skip_turn", "change_language"] });
+    expect(await boxSettings(page)).toMatchObject({
+      system_prompt: PROMPT,
+      model: "fake-chat",
+      emotion_responsive: false,
+      system_tools: ["end_call", "skip_turn", "change_language"],
+    });
 
     await page.reload();
     // The panel stays open across the reload and shows what the box keeps.
@@ -82,7 +89,14 @@ test("the persona panel: prompt, model, emotion and custom tools, answered by th
     await save.click();
     await expect(result).toHaveText("Saved.");
     expect((await boxSettings(page)).tools).toEqual([
-      { name: "lookup_order", description: "Looks up an order by its number and says where it is.", parameters: JSON.parse(PARAMETERS), mode: "await_result", timeout_seconds: 8, enabled: true },
+      {
+        name: "lookup_order",
+        description: "Looks up an order by its number and says where it is.",
+        parameters: JSON.parse(PARAMETERS),
+        mode: "await_result",
+        timeout_seconds: 8,
+        enabled: true,
+      },
     ]);
   });
 
@@ -93,7 +107,9 @@ test("the persona panel: prompt, model, emotion and custom tools, answered by th
     await bad.getByLabel("Description").fill("Tracks a parcel.");
     await save.click();
     // Checked on the page, in the box's words: nothing was sent.
-    await expect(bad.locator(".field-error").first()).toHaveText("Tool 2: the tool name must start with a lowercase letter and use only lowercase letters, digits and underscores.");
+    await expect(bad.locator(".field-error").first()).toHaveText(
+      "Tool 2: the tool name must start with a lowercase letter and use only lowercase letters, digits and underscores.",
+    );
     await expect(bad.getByLabel("Name", { exact: true })).toBeFocused();
     await expect(result).toHaveText("Nothing was sent: fix the marked fields first.");
 
@@ -106,7 +122,9 @@ test("the persona panel: prompt, model, emotion and custom tools, answered by th
     // A schema only the box can judge: its own message, by the tool's parameters.
     await bad.getByLabel("Parameters").fill('{"type":"object","additionalProperties":false}');
     await save.click();
-    await expect(bad.locator("[id$=-parameters-error]")).toHaveText(/^Tool 2 \(track_parcel\): parameters uses the keyword "additionalProperties"; only type, description, properties, required, enum and items are allowed\.$/);
+    await expect(bad.locator("[id$=-parameters-error]")).toHaveText(
+      /^Tool 2 \(track_parcel\): parameters uses the keyword "additionalProperties"; only type, description, properties, required, enum and items are allowed\.$/,
+    );
     await expect(result).toHaveText("Nothing was saved: the box refused it (see the marked field).");
     await expect(bad.getByLabel("Parameters")).toBeFocused();
     await shoot(page, "persona-refused");
@@ -148,13 +166,20 @@ test("the persona panel: prompt, model, emotion and custom tools, answered by th
       });
     });
     const from = studio.model.requests.length;
-    studio.model.enqueue([{ toolCall: { name: "lookup_order", args: { order_id: "B2" } } }], [{ text: "Sorry, I could not look that order up." }]);
+    studio.model.enqueue(
+      [{ toolCall: { name: "lookup_order", args: { order_id: "B2" } } }],
+      [{ text: "Sorry, I could not look that order up." }],
+    );
     await page.getByLabel("Message").fill("And order B2?");
     await page.getByRole("button", { name: "Send" }).click();
     const captions = page.locator("#captions");
     await expect(captions).toContainText("Sorry, I could not look that order up.");
-    await expect(captions.locator(".chip.failed", { hasText: "Answered lookup_order" })).toHaveText("Answered lookup_order: not done — The tool failed.");
-    await expect(captions.locator(".chip.failed", { hasText: "Tool lookup_order failed" })).toHaveText("Tool lookup_order failed: the page answered that it could not be done");
+    await expect(captions.locator(".chip.failed", { hasText: "Answered lookup_order" })).toHaveText(
+      "Answered lookup_order: not done — The tool failed.",
+    );
+    await expect(captions.locator(".chip.failed", { hasText: "Tool lookup_order failed" })).toHaveText(
+      "Tool lookup_order failed: the page answered that it could not be done",
+    );
     await expect(page.locator("#event-log")).toContainText("the handler's error: the order database is down");
     expect(toolResultSent(studio, from)).toEqual({ application_data: { error: "The tool failed." } });
 

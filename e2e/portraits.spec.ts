@@ -9,7 +9,8 @@ import { expect, shoot, signIn, SIZES, test } from "./studio-fixture.ts";
 const PERSON = "painter@example.com";
 const DESCRIPTION = "a woman with short red hair and glasses, smiling";
 
-const naturalWidth = (page: Page) => page.locator("#portrait-img").evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
+const naturalWidth = (page: Page) =>
+  page.locator("#portrait-img").evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
 
 test("describe, generate, regenerate, approve and make it an avatar the box has", async ({ page, studio }) => {
   test.setTimeout(120_000);
@@ -27,12 +28,20 @@ test("describe, generate, regenerate, approve and make it an avatar the box has"
   await test.step("the generator down is said in words, and nothing is listed", async () => {
     await page.route("**/auth/portraits", (route) =>
       route.request().method() === "POST"
-        ? route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "portrait_generator_unavailable", message: "The image provider did not answer within 60 s." } }) })
+        ? route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({
+              error: { code: "portrait_generator_unavailable", message: "The image provider did not answer within 60 s." },
+            }),
+          })
         : route.continue(),
     );
     await page.getByLabel("Description", { exact: true }).fill(DESCRIPTION);
     await page.getByRole("button", { name: "Generate", exact: true }).click();
-    await expect(page.locator("#describe-result")).toContainText("The portrait generator is not available right now: The image provider did not answer within 60 s. Nothing was kept.");
+    await expect(page.locator("#describe-result")).toContainText(
+      "The portrait generator is not available right now: The image provider did not answer within 60 s. Nothing was kept.",
+    );
     await expect(page.getByRole("button", { name: "Generate", exact: true })).toBeEnabled();
     await expect(page.locator("#portrait-list li")).toHaveCount(0);
     await page.unroute("**/auth/portraits");
@@ -100,7 +109,11 @@ test("describe, generate, regenerate, approve and make it an avatar the box has"
 
   await test.step("the box stopped is said in words, with whom to ask; the approval is kept", async () => {
     await page.route("**/api/avatar", (route) =>
-      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "box_not_running", message: "No box is running." } }) }),
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "box_not_running", message: "No box is running." } }),
+      }),
     );
     await page.getByRole("button", { name: "Make it an avatar" }).click();
     const notice = page.locator('[data-notice="box"]');
@@ -123,11 +136,19 @@ test("describe, generate, regenerate, approve and make it an avatar the box has"
 
     // The box, asked with this person's own credential.
     const { credential } = await (await page.request.post(`${studio.url}/auth/session/credential`)).json();
-    const videos = await (await page.request.get(`${studio.url}/api/videos`, { headers: { authorization: `Bearer ${credential.secret}` } })).json();
+    const videos = await (
+      await page.request.get(`${studio.url}/api/videos`, { headers: { authorization: `Bearer ${credential.secret}` } })
+    ).json();
     expect(videos.videos.map((v: { id: string }) => v.id)).toContain(avatarId);
     // The library, as the portal shows it to this person.
     await expect
-      .poll(async () => ((await (await page.request.get(`${studio.url}/auth/avatars`)).json()).avatars as { avatar_id: string }[]).map((a) => a.avatar_id), { message: "the library lists the new avatar" })
+      .poll(
+        async () =>
+          ((await (await page.request.get(`${studio.url}/auth/avatars`)).json()).avatars as { avatar_id: string }[]).map(
+            (a) => a.avatar_id,
+          ),
+        { message: "the library lists the new avatar" },
+      )
       .toContain(avatarId);
     await expect(page.locator("#portrait-list li").first()).toContainText(`Avatar “${avatarId}”`);
     await shoot(page, "portraits");

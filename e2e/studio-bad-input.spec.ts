@@ -21,7 +21,11 @@ async function countPeers(page: Page): Promise<void> {
         made.push(this);
       }
     } as typeof RTCPeerConnection;
-    (window as any).peers = () => ({ made: made.length, open: made.filter((p) => p.signalingState !== "closed").length, connected: made.filter((p) => p.connectionState === "connected").length });
+    (window as any).peers = () => ({
+      made: made.length,
+      open: made.filter((p) => p.signalingState !== "closed").length,
+      connected: made.filter((p) => p.connectionState === "connected").length,
+    });
   });
 }
 
@@ -50,11 +54,18 @@ async function frames(page: Page): Promise<number> {
 /** A box credential minted with the browser context's portal session, for checks from the test. */
 async function boxTalk(page: Page, url: string): Promise<number> {
   const grant = await (await page.request.post(`${url}/auth/session/credential`, { headers: { origin: url } })).json();
-  const res = await page.request.post(`${url}/api/talk`, { headers: { authorization: `Bearer ${grant.credential.secret}` }, data: { text: "Are you there?" } });
+  const res = await page.request.post(`${url}/api/talk`, {
+    headers: { authorization: `Bearer ${grant.credential.secret}` },
+    data: { text: "Are you there?" },
+  });
   return res.status();
 }
 
-test("double clicks send once; a second tab takes the call and the first says so; closing a tab releases the box", async ({ page, context, studio }) => {
+test("double clicks send once; a second tab takes the call and the first says so; closing a tab releases the box", async ({
+  page,
+  context,
+  studio,
+}) => {
   test.setTimeout(120_000);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -98,7 +109,9 @@ test("double clicks send once; a second tab takes the call and the first says so
       await second.close({ runBeforeUnload: true });
       // The page closes its connection as it goes (pagehide); the box ends the session on the DTLS
       // close_notify, not ~30 s later when the consent check gives up.
-      await expect.poll(() => boxTalk(page, studio.url), { timeout: 3_000, message: "the box ends the session of a closed tab at once" }).toBe(409);
+      await expect
+        .poll(() => boxTalk(page, studio.url), { timeout: 3_000, message: "the box ends the session of a closed tab at once" })
+        .toBe(409);
     });
   });
 
@@ -138,7 +151,10 @@ test("a box credential revoked mid-call: the page says so, gets a new one and st
 
   // Revoked in the shared key table, as the portal or an administrator would.
   const db = createClient({ url: pathToFileURL(join(studio.dir, "portal.db")).href });
-  await db.execute({ sql: "UPDATE credentials SET revoked_at = ? WHERE kind = 'session_credential' AND revoked_at IS NULL", args: [Math.floor(Date.now() / 1000)] });
+  await db.execute({
+    sql: "UPDATE credentials SET revoked_at = ? WHERE kind = 'session_credential' AND revoked_at IS NULL",
+    args: [Math.floor(Date.now() / 1000)],
+  });
   db.close();
 
   const notice = page.locator('[data-notice="revoked"]');

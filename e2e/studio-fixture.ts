@@ -62,14 +62,17 @@ export async function shoot(page: Page, name: string): Promise<void> {
     // A playing <video> is captured once it has painted a frame at the new size.
     await page.evaluate(() => {
       const v = document.querySelector("video");
-      if (!v || !v.videoWidth || v.paused) return;
+      if (!v?.videoWidth || v.paused) return;
       return new Promise<void>((r) => {
         v.requestVideoFrameCallback(() => r());
         setTimeout(r, 500);
       });
     });
     // Nothing may stick out sideways at either size.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}: no sideways scrolling`).toBeLessThanOrEqual(viewport.width);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${size}: no sideways scrolling`,
+    ).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: join(SHOTS, `studio-${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(SIZES.desktop);
@@ -85,11 +88,14 @@ const mailLines = (portal: PortalProcess, email: string) => portal.stderr.filter
 export async function printedLink(portal: PortalProcess, email: string, after = 0): Promise<string> {
   let link = "";
   await expect
-    .poll(() => {
-      const lines = mailLines(portal, email);
-      link = lines.length > after ? (/sign-in link: (\S+)/.exec(lines.at(-1)!)?.[1] ?? "") : "";
-      return link;
-    }, { message: `a new sign-in link for ${email} on the portal's console (at most 5 per address per 15 minutes)` })
+    .poll(
+      () => {
+        const lines = mailLines(portal, email);
+        link = lines.length > after ? (/sign-in link: (\S+)/.exec(lines.at(-1)!)?.[1] ?? "") : "";
+        return link;
+      },
+      { message: `a new sign-in link for ${email} on the portal's console (at most 5 per address per 15 minutes)` },
+    )
     .toMatch(/\/auth\/callback\?token=/);
   return link;
 }
@@ -109,7 +115,12 @@ export async function signIn(page: Page, studio: Studio, email: string = ADMIN):
  * Mean luma of a region of the live <video id="avatar-video"> (coordinates in the 512 px frame),
  * sampled `n` times `everyMs` apart: how much the mouth moves shows in how much this varies.
  */
-export async function regionLuma(page: Page, region: { x: number; y: number; width: number; height: number }, n = 12, everyMs = 80): Promise<number[]> {
+export async function regionLuma(
+  page: Page,
+  region: { x: number; y: number; width: number; height: number },
+  n = 12,
+  everyMs = 80,
+): Promise<number[]> {
   return page.evaluate(
     async ([r, n, every]) => {
       const v = document.getElementById("avatar-video") as HTMLVideoElement;

@@ -35,7 +35,9 @@ test("an avatar is named at upload and its ticked tones get clips without anothe
   await signIn(page, studio, "grey@example.com");
   await page.goto(`${studio.url}/studio/library`);
 
-  await page.getByLabel("Photo or video from this computer").setInputFiles({ name: "grey_beard.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await singlePhoto()) });
+  await page
+    .getByLabel("Photo or video from this computer")
+    .setInputFiles({ name: "grey_beard.jpg", mimeType: "image/jpeg", buffer: Buffer.from(await singlePhoto()) });
   const name = page.getByLabel("Name of the avatar");
   await expect(name).toHaveValue("Grey beard");
   await name.fill("Grey Beard");
@@ -59,11 +61,15 @@ test("an avatar is named at upload and its ticked tones get clips without anothe
   // Nobody presses a clip button: the ticked tones are asked for, the others are not.
   await expect.poll(() => [...asked].sort(), { timeout: 30_000 }).toEqual([...ticked].sort());
   await expect(row.locator("details.clips")).toHaveAttribute("open", "");
-  for (const t of ticked) await expect(row.locator(`.clip-list li[data-tone="${t}"]`)).toHaveAttribute("data-state", /^(generating|generated)$/);
+  for (const t of ticked)
+    await expect(row.locator(`.clip-list li[data-tone="${t}"]`)).toHaveAttribute("data-state", /^(generating|generated)$/);
   // The tones not ticked are not the avatar's at all (the box loads the tones asked).
   for (const t of unticked) await expect(row.locator(`.clip-list li[data-tone="${t}"]`)).toHaveCount(0);
   // Being made says the time so far (measured), never a fixed "a minute"; made says the clip's length.
-  for (const t of ticked) await expect(row.locator(`.clip-list li[data-tone="${t}"] .clip-state`)).toHaveText(/^(Being made… \d+ s so far.*|Made \(\d+\.\d s\)\.)$/);
+  for (const t of ticked)
+    await expect(row.locator(`.clip-list li[data-tone="${t}"] .clip-state`)).toHaveText(
+      /^(Being made… \d+ s so far.*|Made \(\d+\.\d s\)\.)$/,
+    );
   await expect(row.locator(".clips")).not.toContainText("a minute");
   await expect(row.locator(".avatar-badges")).toContainText(/added \S+/);
   await look(page, "library", row.locator(".clip-list"));

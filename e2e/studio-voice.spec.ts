@@ -25,10 +25,21 @@ function makeMicWav(): string {
   const out = join(dir, "mic.wav");
   const silence = (s: number) => ["-f", "lavfi", "-t", String(s), "-i", "anullsrc=r=48000:cl=mono"];
   const r = spawnSync("ffmpeg", [
-    "-loglevel", "error", "-y",
-    ...silence(2.5), "-i", join(dir, "one.wav"), ...silence(9), "-i", join(dir, "two.wav"), ...silence(40),
-    "-filter_complex", "[0][1][2][3][4]concat=n=5:v=0:a=1,aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono[a]",
-    "-map", "[a]", out,
+    "-loglevel",
+    "error",
+    "-y",
+    ...silence(2.5),
+    "-i",
+    join(dir, "one.wav"),
+    ...silence(9),
+    "-i",
+    join(dir, "two.wav"),
+    ...silence(40),
+    "-filter_complex",
+    "[0][1][2][3][4]concat=n=5:v=0:a=1,aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono[a]",
+    "-map",
+    "[a]",
+    out,
   ]);
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
   return out;
@@ -71,8 +82,14 @@ test("the studio's microphone: captions, a spoken reply, and a barge-in over it"
   await test.step("the level meter moves with the voice, and the state says it hears you", async () => {
     await expect(page.locator("#mic-meter")).toHaveAttribute("data-on", "true");
     // Checked every frame: the words last about a second.
-    await page.waitForFunction(() => Number(document.getElementById("mic-meter")!.getAttribute("aria-valuenow")) > 30, null, { polling: "raf", timeout: 20_000 });
-    await page.waitForFunction(() => document.querySelector("#call-state .state-text")!.textContent === "Hearing you", null, { polling: "raf", timeout: 20_000 });
+    await page.waitForFunction(() => Number(document.getElementById("mic-meter")!.getAttribute("aria-valuenow")) > 30, null, {
+      polling: "raf",
+      timeout: 20_000,
+    });
+    await page.waitForFunction(() => document.querySelector("#call-state .state-text")!.textContent === "Hearing you", null, {
+      polling: "raf",
+      timeout: 20_000,
+    });
     await page.locator(".mic").screenshot({ path: join(SHOTS, "live-mic-meter.png") });
   });
 

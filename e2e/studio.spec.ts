@@ -39,9 +39,15 @@ test("the studio: sign in from the console link, see the avatar, talk and chat, 
     await page.getByRole("button", { name: "Start call" }).click();
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening");
     await expect
-      .poll(() => page.locator("#avatar-video").evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames), { message: "frames decoded in the <video>" })
+      .poll(() => page.locator("#avatar-video").evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames), {
+        message: "frames decoded in the <video>",
+      })
       .toBeGreaterThan(25);
-    expect(await page.locator("#avatar-video").evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight, v.paused])).toEqual([512, 512, false]);
+    expect(await page.locator("#avatar-video").evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight, v.paused])).toEqual([
+      512,
+      512,
+      false,
+    ]);
     await expect(page.locator("#latency [data-latency=first_frame]")).toHaveText(/^\d+ ms$/);
   });
 
@@ -54,7 +60,9 @@ test("the studio: sign in from the console link, see the avatar, talk and chat, 
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "speaking");
     await expect(page.locator("#captions")).toContainText("speaking the words exactly as you typed them");
     const talking = spread(await regionLuma(page, MOUTH));
-    test.info().annotations.push({ type: "mouth luma spread (listening / speaking)", description: `${still.toFixed(2)} / ${talking.toFixed(2)}` });
+    test
+      .info()
+      .annotations.push({ type: "mouth luma spread (listening / speaking)", description: `${still.toFixed(2)} / ${talking.toFixed(2)}` });
     expect(talking, "the mouth moves while the avatar speaks").toBeGreaterThan(Math.max(1, 3 * still));
     await expect(page.locator("#latency [data-latency=talk]")).toHaveText(/^\d+ ms$/);
     await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening", { timeout: 30_000 });
@@ -63,7 +71,10 @@ test("the studio: sign in from the console link, see the avatar, talk and chat, 
 
   // A Chat turn: the model's clauses stream in as captions, its tool shows as it runs.
   await test.step("a Chat turn", async () => {
-    studio.model.enqueue([{ toolCall: { name: "calculate", args: { expression: "6*7" } } }], [{ text: "Six times seven is forty-two. " }, { text: "Anything else?" }]);
+    studio.model.enqueue(
+      [{ toolCall: { name: "calculate", args: { expression: "6*7" } } }],
+      [{ text: "Six times seven is forty-two. " }, { text: "Anything else?" }],
+    );
     await page.getByText("Chat", { exact: true }).click();
     await page.getByLabel("Message").fill("What is six times seven?");
     await page.getByRole("button", { name: "Send" }).click();

@@ -14,7 +14,10 @@ async function shots(page: Page, name: string, at: string): Promise<void> {
   for (const [size, viewport] of Object.entries(SIZES)) {
     await page.setViewportSize(viewport);
     await page.locator(at).evaluate((el) => el.scrollIntoView({ block: "start" }));
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}: no sideways scrolling`).toBeLessThanOrEqual(viewport.width);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${size}: no sideways scrolling`,
+    ).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: join(SHOTS, `voice-picker-${name}-${size}.png`) });
   }
   await page.setViewportSize(SIZES.desktop);
@@ -24,7 +27,9 @@ async function shots(page: Page, name: string, at: string): Promise<void> {
 async function wholeName(page: Page, scope: string): Promise<void> {
   const chosen = page.locator(`${scope} .vp-chosen`);
   await expect(chosen).toBeInViewport({ ratio: 1 });
-  expect(await chosen.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && getComputedStyle(el).textOverflow !== "ellipsis")).toBe(true);
+  expect(await chosen.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && getComputedStyle(el).textOverflow !== "ellipsis")).toBe(
+    true,
+  );
 }
 
 test("the live page: a searchable voice picker, and avatars that switch only on Enter", async ({ page, studio }) => {

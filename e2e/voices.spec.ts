@@ -66,14 +66,23 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
   const keyLine = (id: string) => card(id).locator('[data-role="key"]');
   const result = (id: string) => card(id).locator('[data-role="result"]');
   const keyResult = (id: string) => card(id).locator('[data-role="key-result"]');
-  const saved = async () => ((await (await page.request.get(`${studio.url}/auth/voice/settings`)).json()) as { voice: { engine: string; keys: { provider: string }[] } }).voice;
+  const saved = async () =>
+    (
+      (await (await page.request.get(`${studio.url}/auth/voice/settings`)).json()) as {
+        voice: { engine: string; keys: { provider: string }[] };
+      }
+    ).voice;
   const neverTheKey = async () => {
     expect(await page.content()).not.toContain(RIGHT_KEY);
     expect(await page.locator("body").innerText()).not.toContain(RIGHT_KEY);
   };
   const saveKey = async (id: string, key: string) => {
-    await card(id).getByLabel(/API key$/).fill(key);
-    await card(id).getByRole("button", { name: /^(Save|Replace) key$/ }).click();
+    await card(id)
+      .getByLabel(/API key$/)
+      .fill(key);
+    await card(id)
+      .getByRole("button", { name: /^(Save|Replace) key$/ })
+      .click();
   };
 
   await test.step("no keys saved; the built-in voice works and is the engine", async () => {
@@ -86,13 +95,18 @@ test("the Voices page: a refused key, a saved key never shown, the engine chosen
     await expect(page.locator("#engine-espeak")).toBeChecked();
     await expect(page.locator("#engine-elevenlabs")).toBeDisabled();
     await expect(card("chatterbox")).toBeHidden(); // this box has no Chatterbox
-    await expect(card("elevenlabs").getByRole("link", { name: /ElevenLabs dashboard/ })).toHaveAttribute("href", "https://elevenlabs.io/app/settings/api-keys");
+    await expect(card("elevenlabs").getByRole("link", { name: /ElevenLabs dashboard/ })).toHaveAttribute(
+      "href",
+      "https://elevenlabs.io/app/settings/api-keys",
+    );
     await shoot(page, "voices");
   });
 
   await test.step("a wrong key: ElevenLabs refuses it and nothing is saved", async () => {
     await saveKey("elevenlabs", WRONG_KEY);
-    await expect(keyResult("elevenlabs")).toContainText("Rejected by the provider: ElevenLabs refused this key (invalid_api_key); it was not saved.");
+    await expect(keyResult("elevenlabs")).toContainText(
+      "Rejected by the provider: ElevenLabs refused this key (invalid_api_key); it was not saved.",
+    );
     // Said next to the key's form, and brought into view.
     await expect(keyResult("elevenlabs")).toBeInViewport();
     await expect(keyLine("elevenlabs")).toHaveText("No key saved.");

@@ -181,7 +181,11 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
     log,
   });
   const keys = new KeyService({ store: new KeyStore(db, options.db, options.reads ?? null), now, limit: options.keyLimit ?? KEY_LIMIT });
-  const credentials = new CredentialService(new CredentialStore(db), now, options.credentialTtlSeconds ?? PORTAL_DEFAULTS.credentialTtlSeconds);
+  const credentials = new CredentialService(
+    new CredentialStore(db),
+    now,
+    options.credentialTtlSeconds ?? PORTAL_DEFAULTS.credentialTtlSeconds,
+  );
   const gpu = new GpuService({
     driver,
     adminEmails: options.adminEmails ?? [],
@@ -202,7 +206,12 @@ export function createPortalApp(options: PortalAppOptions): PortalApp {
   const nowSeconds = () => Math.floor(now() / 1000);
   const assetUrls = new AssetUrlSigner(signer, nowSeconds);
   const assets = (options.assetStore ?? ((urls: AssetUrlSigner) => new MemoryAssetStore(urls, nowSeconds)))(assetUrls);
-  const assetService = new AssetService({ ownership: new AvatarOwnership(db, options.assetOwnership ?? null), store: assets, ttlSeconds: options.assetUrlTtlSeconds, log });
+  const assetService = new AssetService({
+    ownership: new AvatarOwnership(db, options.assetOwnership ?? null),
+    store: assets,
+    ttlSeconds: options.assetUrlTtlSeconds,
+    log,
+  });
   const withdrawals = new WithdrawalLog(options.db);
   const ledger = new PublicationLedger({
     connection: options.ledger === undefined ? { client: options.db } : options.ledger,

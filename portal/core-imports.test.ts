@@ -43,7 +43,13 @@ const NATIVE: Record<string, string> = {
 
 function importsOf(file: string): ImportRef[] {
   const text = readFileSync(file, "utf8");
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.ES2022,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: ImportRef[] = [];
   const literal = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? n.text : null);
   const visit = (node: ts.Node): void => {
@@ -51,7 +57,8 @@ function importsOf(file: string): ImportRef[] {
       const spec = literal(node.moduleSpecifier)!;
       const clause = node.importClause;
       const bindings = clause?.namedBindings;
-      const allNamedTypeOnly = !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+      const allNamedTypeOnly =
+        !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
       const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && allNamedTypeOnly));
       found.push({ specifier: spec, typeOnly });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier) {
@@ -98,7 +105,8 @@ export function checkCoreImports(entry: string, root: string): { files: string[]
     for (const { specifier, typeOnly } of importsOf(file)) {
       if (specifier.startsWith(".") || specifier.startsWith("/")) {
         const target = resolve(dirname(file), specifier);
-        if (!existsSync(target)) violations.push({ file: rel, specifier, why: "does not resolve to a file (imports carry their extension)" });
+        if (!existsSync(target))
+          violations.push({ file: rel, specifier, why: "does not resolve to a file (imports carry their extension)" });
         else if (!relative(root, target).startsWith("..")) pending.push(target);
         continue;
       }
@@ -121,11 +129,28 @@ describe("the portal's core (everything portal/app.ts imports)", () => {
 
   it("is the whole graph: routes, services, stores, the studio's pages and the shared modules they use", () => {
     expect(files.length).toBeGreaterThan(80);
-    for (const f of ["portal/app.ts", "portal/studio/routes.ts", "portal/studio/layout.tsx", "portal/proxy/forward.ts", "portal/consent/ledger.ts", "shared/voice-keys/crypto.ts", "shared/errors/api-error.ts"]) {
+    for (const f of [
+      "portal/app.ts",
+      "portal/studio/routes.ts",
+      "portal/studio/layout.tsx",
+      "portal/proxy/forward.ts",
+      "portal/consent/ledger.ts",
+      "shared/voice-keys/crypto.ts",
+      "shared/errors/api-error.ts",
+    ]) {
       expect(files).toContain(f);
     }
     // The entries' runtime modules stay outside it.
-    for (const f of ["portal/server.ts", "portal/deno.ts", "portal/wiring.ts", "portal/entry-lifecycle.ts", "portal/db/bun-sqlite-reads.ts", "portal/proxy/bun-websocket.ts", "portal/sign-in/outbox-mailer.ts", "portal/studio/bun-bundle.ts"]) {
+    for (const f of [
+      "portal/server.ts",
+      "portal/deno.ts",
+      "portal/wiring.ts",
+      "portal/entry-lifecycle.ts",
+      "portal/db/bun-sqlite-reads.ts",
+      "portal/proxy/bun-websocket.ts",
+      "portal/sign-in/outbox-mailer.ts",
+      "portal/studio/bun-bundle.ts",
+    ]) {
       expect(files).not.toContain(f);
     }
   });
@@ -140,19 +165,33 @@ describe("the check itself, on fixtures", () => {
   };
 
   it("passes a clean graph, whatever its comments and strings say", () => {
-    write("clean/app.ts", 'import { b } from "./b.ts";\nimport type { Client } from "@libsql/client";\nimport { Hono } from "hono";\n// import { readFileSync } from "node:fs";\nexport const s = "node:fs";\nexport { b };\n');
-    write("clean/b.ts", 'import { type Foo } from "sharp";\nexport type { Bar } from "bun:sqlite-is-types-only-here-but-still-named";\nexport const b = 1;\n');
+    write(
+      "clean/app.ts",
+      'import { b } from "./b.ts";\nimport type { Client } from "@libsql/client";\nimport { Hono } from "hono";\n// import { readFileSync } from "node:fs";\nexport const s = "node:fs";\nexport { b };\n',
+    );
+    write(
+      "clean/b.ts",
+      'import { type Foo } from "sharp";\nexport type { Bar } from "bun:sqlite-is-types-only-here-but-still-named";\nexport const b = 1;\n',
+    );
     const r = checkCoreImports(join(dir, "clean/app.ts"), dir);
     expect(r.files).toEqual(["clean/app.ts", "clean/b.ts"]);
     // A type-only re-export of a bun: module is still a bun: module.
-    expect(r.violations).toEqual([{ file: "clean/b.ts", specifier: "bun:sqlite-is-types-only-here-but-still-named", why: expect.stringContaining("bun:") }]);
+    expect(r.violations).toEqual([
+      { file: "clean/b.ts", specifier: "bun:sqlite-is-types-only-here-but-still-named", why: expect.stringContaining("bun:") },
+    ]);
   });
 
   it("fails on each way a runtime module or native code gets in, however deep", () => {
     write("bad/app.ts", 'export * from "./routes.ts";\nimport "./side.ts";\n');
-    write("bad/routes.ts", 'import { page } from "./deep/page.tsx";\nimport { drizzle } from "drizzle-orm/libsql";\nexport const r = [page, drizzle];\n');
+    write(
+      "bad/routes.ts",
+      'import { page } from "./deep/page.tsx";\nimport { drizzle } from "drizzle-orm/libsql";\nexport const r = [page, drizzle];\n',
+    );
     write("bad/deep/page.tsx", 'export const page = () => <p>{String(import("node:fs"))}</p>;\nimport fs = require("fs");\nvoid fs;\n');
-    write("bad/side.ts", 'import { Database } from "bun:sqlite";\nimport { createClient } from "@libsql/client";\nimport { spawn } from "child_process";\nimport { $ } from "bun";\nimport { x } from "./missing.ts";\nvoid [Database, createClient, spawn, $, x];\n');
+    write(
+      "bad/side.ts",
+      'import { Database } from "bun:sqlite";\nimport { createClient } from "@libsql/client";\nimport { spawn } from "child_process";\nimport { $ } from "bun";\nimport { x } from "./missing.ts";\nvoid [Database, createClient, spawn, $, x];\n',
+    );
     const r = checkCoreImports(join(dir, "bad/app.ts"), dir);
     expect(r.files).toEqual(["bad/app.ts", "bad/deep/page.tsx", "bad/routes.ts", "bad/side.ts"]);
     expect(r.violations.map((v) => `${v.file} ${v.specifier}`).sort()).toEqual(
@@ -172,7 +211,9 @@ describe("the check itself, on fixtures", () => {
   it("would fail on the real core if app.ts imported a runtime module", () => {
     // A copy of app.ts (outside the repository, its imports made absolute) with one Node import: the
     // walk from it reaches the real core and objects to that one line only.
-    const real = readFileSync(join(ROOT, "portal/app.ts"), "utf8").replaceAll('from "./', `from "${ROOT}/portal/`).replaceAll('from "../', `from "${ROOT}/`);
+    const real = readFileSync(join(ROOT, "portal/app.ts"), "utf8")
+      .replaceAll('from "./', `from "${ROOT}/portal/`)
+      .replaceAll('from "../', `from "${ROOT}/`);
     const copy = join(dir, "app-copy.ts");
     writeFileSync(copy, `import { readFileSync } from "node:fs";\nvoid readFileSync;\n${real}`);
     const r = checkCoreImports(copy, ROOT);

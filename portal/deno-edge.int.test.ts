@@ -67,13 +67,15 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
         redirect: "manual",
       });
-    const gpu = (who: string, verb: string, body?: unknown) => call(who, verb === "status" ? "GET" : "POST", `/auth/gpu/${verb}`, body ?? (verb === "status" ? undefined : {}));
+    const gpu = (who: string, verb: string, body?: unknown) =>
+      call(who, verb === "status" ? "GET" : "POST", `/auth/gpu/${verb}`, body ?? (verb === "status" ? undefined : {}));
     const actions = () => ec2.calls.map((c) => c.action).filter((a) => a !== "DescribeInstances" && a !== "DescribeInstanceStatus");
 
     async function signIn(email: string): Promise<string> {
       const before = smtp.received.length;
       expect((await call(null, "POST", "/auth/request-link", { email })).status).toBe(200);
-      for (let i = 0; i < 100 && !smtp.received.slice(before).some((m) => m.to.includes(email)); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && !smtp.received.slice(before).some((m) => m.to.includes(email)); i++)
+        await new Promise((r) => setTimeout(r, 50));
       const mail = smtp.received.slice(before).find((m) => m.to.includes(email));
       if (!mail) throw new Error(`no mail for ${email} reached the SMTP server`);
       const text = mail.data.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
@@ -133,7 +135,8 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       if (runtime === "deno") {
         const args = readFileSync(`/proc/${portal.child.pid}/cmdline`, "utf8").split("\0");
         expect(args).toContain("portal/deno.ts");
-        for (const flag of ["--allow-ffi", "--allow-write", "--allow-run", "--allow-sys", "--allow-all", "-A"]) expect(args).not.toContain(flag);
+        for (const flag of ["--allow-ffi", "--allow-write", "--allow-run", "--allow-sys", "--allow-all", "-A"])
+          expect(args).not.toContain(flag);
       }
       expect(hosted.stats.unauthorized).toBe(0);
       expect(hosted.stats.pipelines).toBeGreaterThan(10);
@@ -182,10 +185,18 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       const lb = await launched.json();
       expect(lb.gpu).toMatchObject({ state: "pending", instance_type: "g5.xlarge", region: "ap-southeast-2" });
       const run = ec2.calls.find((c) => c.action === "RunInstances")!;
-      expect([run.region, run.params.get("ImageId"), run.params.get("InstanceType")]).toEqual(["ap-southeast-2", "ami-0123456789abcdef0", "g5.xlarge"]);
+      expect([run.region, run.params.get("ImageId"), run.params.get("InstanceType")]).toEqual([
+        "ap-southeast-2",
+        "ami-0123456789abcdef0",
+        "g5.xlarge",
+      ]);
       expect(run.params.get("TagSpecification.1.Tag.1.Key")).toBe(DEPLOYMENT_TAG_KEY);
       ec2.settle();
-      expect((await (await gpu(ADMIN, "status")).json()).gpu).toMatchObject({ instance_id: lb.gpu.instance_id, state: "running", public_ip: expect.stringMatching(/^203\.0\.113\./) });
+      expect((await (await gpu(ADMIN, "status")).json()).gpu).toMatchObject({
+        instance_id: lb.gpu.instance_id,
+        state: "running",
+        public_ip: expect.stringMatching(/^203\.0\.113\./),
+      });
       const again = await gpu(ADMIN, "launch");
       expect(again.status).toBe(409);
       const running = await gpu(ADMIN, "start");

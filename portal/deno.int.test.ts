@@ -58,7 +58,15 @@ beforeAll(async () => {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () =>
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "ok", via: req.headers["x-forwarded-host"], cookie: req.headers.cookie ?? null, method: req.method, body })),
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          status: "ok",
+          via: req.headers["x-forwarded-host"],
+          cookie: req.headers.cookie ?? null,
+          method: req.method,
+          body,
+        }),
+      ),
     );
   });
   wss = new WebSocketServer({
@@ -109,7 +117,11 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       });
 
     function mails(): string[] {
-      return existsSync(outbox) ? readdirSync(outbox).filter((n) => n.endsWith(".eml")).sort() : [];
+      return existsSync(outbox)
+        ? readdirSync(outbox)
+            .filter((n) => n.endsWith(".eml"))
+            .sort()
+        : [];
     }
     async function signIn(email: string, next?: string): Promise<{ cookie: string; link: string; landed: Response }> {
       const before = new Set(mails());
@@ -205,7 +217,11 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       const ok = await call(null, "GET", "/auth/keys", undefined, { authorization: `Bearer ${await idp.mint("grace@example.com")}` });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ keys: [] });
-      for (const token of [await idp.mint("grace@example.com", { foreignKey: true }), await idp.mint("grace@example.com", { expiresIn: -60 }), "not.a.jwt"]) {
+      for (const token of [
+        await idp.mint("grace@example.com", { foreignKey: true }),
+        await idp.mint("grace@example.com", { expiresIn: -60 }),
+        "not.a.jwt",
+      ]) {
         const bad = await call(null, "GET", "/auth/keys", undefined, { authorization: `Bearer ${token}` });
         expect(bad.status).toBe(401);
         expect(await bad.json()).toEqual({ code: "invalid_api_key", message: expect.any(String) });
@@ -218,7 +234,9 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       const { key } = await created.json();
       expect(key).toMatchObject({ id: expect.any(String), name: "from the suite", secret: expect.any(String), revoked: false });
       const listed = await (await call(ada, "GET", "/auth/keys")).json();
-      expect(listed.keys.map((k: { id: string; name: string; secret?: string }) => [k.id, k.name, k.secret])).toEqual([[key.id, "from the suite", undefined]]);
+      expect(listed.keys.map((k: { id: string; name: string; secret?: string }) => [k.id, k.name, k.secret])).toEqual([
+        [key.id, "from the suite", undefined],
+      ]);
       const row = await records.execute({ sql: "SELECT * FROM credentials WHERE id = ?", args: [key.id] });
       expect(row.rows).toHaveLength(1);
       expect(JSON.stringify(row.rows[0])).not.toContain(key.secret);
@@ -237,7 +255,10 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       const put = await call(ada, "PUT", "/auth/keys", { name: "x" });
       expect(put.status).toBe(405);
       expect(await put.json()).toEqual(nested("method_not_allowed"));
-      const csrf = await call(ada, "POST", "/auth/keys", JSON.stringify({ name: "csrf" }), { "content-type": "text/plain", "sec-fetch-site": "cross-site" });
+      const csrf = await call(ada, "POST", "/auth/keys", JSON.stringify({ name: "csrf" }), {
+        "content-type": "text/plain",
+        "sec-fetch-site": "cross-site",
+      });
       expect(csrf.status).toBe(409);
       expect(await csrf.json()).toEqual(nested("cross_site_request"));
       const big = await call(ada, "POST", "/auth/keys", { name: "x".repeat(100 * 1024) });
@@ -252,7 +273,12 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
           else c.close();
         },
       });
-      const streamed = await fetch(url("/auth/keys"), { method: "POST", headers: { cookie: ada, ...json }, body: stream, duplex: "half" } as RequestInit);
+      const streamed = await fetch(url("/auth/keys"), {
+        method: "POST",
+        headers: { cookie: ada, ...json },
+        body: stream,
+        duplex: "half",
+      } as RequestInit);
       expect(streamed.status).toBe(413);
       expect(await streamed.json()).toEqual(nested("body_too_large"));
       const keys = (await (await call(ada, "GET", "/auth/keys")).json()).keys as { name: string }[];
@@ -272,7 +298,12 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       const res = await call(ada, "POST", "/auth/session/credential");
       expect(res.status).toBe(201);
       const { credential } = await res.json();
-      expect(credential).toEqual({ secret: expect.stringMatching(/^sc_/), expires_at: expect.any(Number), expires_in: 3600, scope: "full" });
+      expect(credential).toEqual({
+        secret: expect.stringMatching(/^sc_/),
+        expires_at: expect.any(Number),
+        expires_in: 3600,
+        scope: "full",
+      });
       const get = await call(ada, "GET", "/auth/session/credential");
       expect(get.status).toBe(405);
       expect(await get.json()).toEqual(nested("method_not_allowed"));
@@ -310,9 +341,26 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       };
       expect(await library()).toEqual([]);
       expect(await library()).toEqual([]);
-      await boxRecords.observe({ subject: `owner:${ADA}`, avatarId: "face-1", name: "face-1.jpg", sourceKind: "photo", state: "preparing" });
-      expect((await library()).find((a) => a.avatar_id === "face-1")).toMatchObject({ state: "preparing", prepared_in_region: "eu-west-1", visibility: "private" });
-      await boxRecords.observe({ subject: `owner:${ADA}`, avatarId: "face-1", name: "face-1.jpg", sourceKind: "photo", state: "ready", detail: "ready now" });
+      await boxRecords.observe({
+        subject: `owner:${ADA}`,
+        avatarId: "face-1",
+        name: "face-1.jpg",
+        sourceKind: "photo",
+        state: "preparing",
+      });
+      expect((await library()).find((a) => a.avatar_id === "face-1")).toMatchObject({
+        state: "preparing",
+        prepared_in_region: "eu-west-1",
+        visibility: "private",
+      });
+      await boxRecords.observe({
+        subject: `owner:${ADA}`,
+        avatarId: "face-1",
+        name: "face-1.jpg",
+        sourceKind: "photo",
+        state: "ready",
+        detail: "ready now",
+      });
       expect((await library()).find((a) => a.avatar_id === "face-1")).toMatchObject({ state: "ready", detail: "ready now" });
       const theirs = await call(admin, "GET", "/auth/avatars");
       expect((await theirs.json()).avatars).toEqual([]);
@@ -384,7 +432,9 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       expect((await call(ada, "POST", "/auth/avatars/face-2/assets")).status).toBe(405);
 
       expect((await call(ada, "DELETE", "/auth/avatars/face-2")).status).toBe(202);
-      expect(((await (await call(ada, "GET", "/auth/avatars")).json()).avatars as { avatar_id: string }[]).map((a) => a.avatar_id)).toEqual(["face-1"]);
+      expect(((await (await call(ada, "GET", "/auth/avatars")).json()).avatars as { avatar_id: string }[]).map((a) => a.avatar_id)).toEqual(
+        ["face-1"],
+      );
       const gone = await call(ada, "GET", "/auth/avatars/face-2/assets");
       expect(gone.status).toBe(404);
       const erased = await fetch(body.assets[0].url);
@@ -478,20 +528,27 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       expect(missing.status).toBe(404);
     });
 
-    if (runtime === "deno") it("studio on Deno: a missing script is a 503 naming the build command; a rebuilt one is served at once", async () => {
-      rmSync(join(dir, "studio", "app.js"));
-      const res = await call(null, "GET", "/studio/app.js");
-      expect(res.status).toBe(503);
-      expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
-      expect(await res.text()).toContain(BUILD_COMMAND);
-      copyFileSync(studioScript, join(dir, "studio", "app.js"));
-      expect((await call(null, "GET", "/studio/app.js")).status).toBe(200);
-    });
+    if (runtime === "deno")
+      it("studio on Deno: a missing script is a 503 naming the build command; a rebuilt one is served at once", async () => {
+        rmSync(join(dir, "studio", "app.js"));
+        const res = await call(null, "GET", "/studio/app.js");
+        expect(res.status).toBe(503);
+        expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
+        expect(await res.text()).toContain(BUILD_COMMAND);
+        copyFileSync(studioScript, join(dir, "studio", "app.js"));
+        expect((await call(null, "GET", "/studio/app.js")).status).toBe(200);
+      });
 
     it("forwards box HTTP paths on the same origin, without the portal's cookie, 403 as 409", async () => {
       const res = await call(ada, "POST", "/api/echo", { hello: runtime }, { cookie: `${ada}; other=1` });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: "ok", via: new URL(portal.url).host, cookie: "other=1", method: "POST", body: JSON.stringify({ hello: runtime }) });
+      expect(await res.json()).toEqual({
+        status: "ok",
+        via: new URL(portal.url).host,
+        cookie: "other=1",
+        method: "POST",
+        body: JSON.stringify({ hello: runtime }),
+      });
       const forbidden = await call(null, "GET", "/api/forbidden");
       expect(forbidden.status).toBe(409);
       expect(await forbidden.json()).toEqual(nested("not_yours"));
@@ -503,7 +560,12 @@ for (const runtime of ["bun", "deno"] as PortalRuntime[]) {
       const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
       const got = (n: number, deadline = Date.now() + 5000) =>
         new Promise<void>((resolve, reject) => {
-          const check = () => (frames.length >= n ? resolve() : Date.now() > deadline ? reject(new Error(`${frames.length} of ${n} frames`)) : setTimeout(check, 10));
+          const check = () =>
+            frames.length >= n
+              ? resolve()
+              : Date.now() > deadline
+                ? reject(new Error(`${frames.length} of ${n} frames`))
+                : setTimeout(check, 10);
           check();
         });
       socket.on("message", (data, isBinary) => frames.push(isBinary ? (data as Buffer) : data.toString()));
@@ -543,7 +605,10 @@ describe("the deno entry's start contract", () => {
   it("refuses PORTAL_GPU_DRIVER=local at start (exit 1), naming the Bun entry and the alternatives", async () => {
     const dir = mkdtempSync(join(tmpdir(), "portal-deno-local-"));
     try {
-      const started = startPortalProcess({ PORTAL_DB_URL: pathToFileURL(join(dir, "portal.db")).href, PORTAL_DATA_DIR: dir, PORTAL_GPU_DRIVER: "local" }, { runtime: "deno" });
+      const started = startPortalProcess(
+        { PORTAL_DB_URL: pathToFileURL(join(dir, "portal.db")).href, PORTAL_DATA_DIR: dir, PORTAL_GPU_DRIVER: "local" },
+        { runtime: "deno" },
+      );
       const err = await started.then(
         () => null,
         (e: Error) => e.message,

@@ -73,7 +73,10 @@ export async function startDenoPortal(env: DenoPortalEnv): Promise<RunningDenoPo
     if (!app || !relay) return new Response("starting", { status: 503 });
     if (isWebSocketUpgrade(req)) return relay(req);
     if (req.method === "GET" && new URL(req.url).pathname === "/studio/app.js" && !(await studio.available())) {
-      return new Response(studio.missingBody(), { status: 503, headers: { "Content-Type": "text/javascript; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
+      return new Response(studio.missingBody(), {
+        status: 503,
+        headers: { "Content-Type": "text/javascript; charset=utf-8", "X-Content-Type-Options": "nosniff" },
+      });
     }
     return app.fetch(req);
   });
@@ -105,5 +108,8 @@ if (import.meta.main) {
     log.error(`portal: ${err instanceof Error ? err.message : String(err)}`);
     D.exit(1);
   }
-  await runPortalProcess(env.dbUrl, () => startDenoPortal(env), { exit: (code) => D.exit(code), onSignal: (signal, handler) => D.addSignalListener(signal, handler) });
+  await runPortalProcess(env.dbUrl, () => startDenoPortal(env), {
+    exit: (code) => D.exit(code),
+    onSignal: (signal, handler) => D.addSignalListener(signal, handler),
+  });
 }

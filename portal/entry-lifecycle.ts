@@ -16,7 +16,11 @@ export interface ProcessHooks {
   onSignal(signal: "SIGTERM" | "SIGINT", handler: () => void): void;
 }
 
-export async function runPortalProcess(dbUrl: string, start: () => Promise<{ url: string; stop(): Promise<void> }>, hooks: ProcessHooks): Promise<void> {
+export async function runPortalProcess(
+  dbUrl: string,
+  start: () => Promise<{ url: string; stop(): Promise<void> }>,
+  hooks: ProcessHooks,
+): Promise<void> {
   const portal = await start().catch((err: unknown) => {
     const path = localDbPath(dbUrl);
     const unusable = path ? databaseUnusable(err, resolve(path), "portal", FRESH) : null;

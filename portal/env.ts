@@ -58,7 +58,12 @@ export const PortalEnv = Type.Object({
   /** PORTAL_STORAGE: where archived portraits and clips live (portal/storage/). */
   storage: Type.Union([
     Type.Object({ kind: Type.Literal("file") }),
-    Type.Object({ kind: Type.Literal("s3"), bucket: Type.String({ minLength: 1 }), region: Nullable(Type.String({ minLength: 1 })), endpoint: Nullable(Type.String({ pattern: "^https?://" })) }),
+    Type.Object({
+      kind: Type.Literal("s3"),
+      bucket: Type.String({ minLength: 1 }),
+      region: Nullable(Type.String({ minLength: 1 })),
+      endpoint: Nullable(Type.String({ pattern: "^https?://" })),
+    }),
   ]),
   /** The publication-consent ledger: null = the portal's own database; `off` = not configured. */
   ledgerUrl: Nullable(Type.String({ pattern: "^(off$|:memory:$|file:|libsql://|https?://|wss?://)" })),
@@ -66,7 +71,13 @@ export const PortalEnv = Type.Object({
   elevenlabsBaseUrl: Type.String({ pattern: "^https?://" }),
   cartesiaBaseUrl: Type.String({ pattern: "^https?://" }),
   /** PORTAL_IMAGE_*: the OpenAI-compatible image provider for portraits; null = the embedded drawing generator. */
-  imageProvider: Nullable(Type.Object({ baseUrl: Type.String({ pattern: "^https?://" }), apiKey: Nullable(Type.String({ minLength: 1 })), model: Type.String({ minLength: 1 }) })),
+  imageProvider: Nullable(
+    Type.Object({
+      baseUrl: Type.String({ pattern: "^https?://" }),
+      apiKey: Nullable(Type.String({ minLength: 1 })),
+      model: Type.String({ minLength: 1 }),
+    }),
+  ),
 });
 export type PortalEnv = Static<typeof PortalEnv> & {
   /** The environment a local box inherits (PATH, HOME, BOX_* the operator set ...). */
@@ -75,7 +86,11 @@ export type PortalEnv = Static<typeof PortalEnv> & {
 
 type RawEnv = Record<string, string | undefined>;
 
-const list = (v: string | undefined) => (v ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 const opt = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v.trim());
 const truthy = (v: string | undefined) => ["1", "true", "yes", "on"].includes((v ?? "").trim().toLowerCase());
 
@@ -185,7 +200,9 @@ function imageProviderConfig(env: RawEnv): PortalEnv["imageProvider"] {
   const model = opt(env.PORTAL_IMAGE_MODEL);
   if (baseUrl === null) {
     if (apiKey !== null || model !== null) {
-      throw new Error("PORTAL_IMAGE_API_KEY and PORTAL_IMAGE_MODEL need PORTAL_IMAGE_BASE_URL (e.g. https://api.openai.com); without it portraits are drawn by the embedded generator");
+      throw new Error(
+        "PORTAL_IMAGE_API_KEY and PORTAL_IMAGE_MODEL need PORTAL_IMAGE_BASE_URL (e.g. https://api.openai.com); without it portraits are drawn by the embedded generator",
+      );
     }
     return null;
   }
@@ -196,7 +213,9 @@ function imageProviderConfig(env: RawEnv): PortalEnv["imageProvider"] {
     url = null;
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !/^https?:\/\//.test(baseUrl)) {
-    throw new Error(`PORTAL_IMAGE_BASE_URL must be an http(s) URL such as https://api.openai.com, not ${JSON.stringify(baseUrl.slice(0, 80))}`);
+    throw new Error(
+      `PORTAL_IMAGE_BASE_URL must be an http(s) URL such as https://api.openai.com, not ${JSON.stringify(baseUrl.slice(0, 80))}`,
+    );
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, model: model ?? DEFAULT_IMAGE_MODEL };
 }

@@ -119,7 +119,9 @@ describe("bun portal/main.ts", () => {
   it("accepts an ID token from the configured provider and refuses a forged one", async () => {
     const ok = await fetch(`${portal.url}/auth/keys`, { headers: { authorization: `Bearer ${await idp.mint("grace@example.com")}` } });
     expect(ok.status).toBe(200);
-    const bad = await fetch(`${portal.url}/auth/keys`, { headers: { authorization: `Bearer ${await idp.mint("grace@example.com", { foreignKey: true })}` } });
+    const bad = await fetch(`${portal.url}/auth/keys`, {
+      headers: { authorization: `Bearer ${await idp.mint("grace@example.com", { foreignKey: true })}` },
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -197,7 +199,11 @@ describe("bun portal/main.ts with the local driver (what npm start runs)", () =>
       expect(status.gpu).toMatchObject({ state: "running", region: "local" });
       const boxUrl = `http://${status.gpu.hostname}`;
 
-      const created = await fetch(`${running.url}/auth/keys`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: "k" }) });
+      const created = await fetch(`${running.url}/auth/keys`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ name: "k" }),
+      });
       const { key } = await created.json();
       expect((await fetch(`${running.url}/api/chat/status`, { headers: { "x-api-key": key.secret } })).status).toBe(200);
       const { credential } = await (await fetch(`${running.url}/auth/session/credential`, { method: "POST", headers: auth })).json();
@@ -208,8 +214,19 @@ describe("bun portal/main.ts with the local driver (what npm start runs)", () =>
       // The person saves their ElevenLabs key and chooses it: the box reads both from the shared
       // database (opening the key with the material the portal gave it) and speaks on their account.
       const json = { ...auth, "content-type": "application/json" };
-      expect((await fetch(`${running.url}/auth/voice/key`, { method: "PUT", headers: json, body: JSON.stringify({ provider: "elevenlabs", key: ELEVEN_KEY }) })).status).toBe(200);
-      expect((await fetch(`${running.url}/auth/voice/engine`, { method: "PUT", headers: json, body: JSON.stringify({ engine: "elevenlabs" }) })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${running.url}/auth/voice/key`, {
+            method: "PUT",
+            headers: json,
+            body: JSON.stringify({ provider: "elevenlabs", key: ELEVEN_KEY }),
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await fetch(`${running.url}/auth/voice/engine`, { method: "PUT", headers: json, body: JSON.stringify({ engine: "elevenlabs" }) }))
+          .status,
+      ).toBe(200);
       await new Promise((r) => setTimeout(r, 5_100)); // the box re-reads a person's choice every 5 s
       const after = await (await fetch(`${running.url}/api/chat/status`, { headers: bearer })).json();
       expect(after).toMatchObject({ voice_origin: "user", voice_provider: "elevenlabs", voice_notice: "" });

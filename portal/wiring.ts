@@ -28,7 +28,8 @@ import { setLogLevel } from "../shared/util/log.ts";
 export type Log = (msg: string, err?: unknown) => void;
 
 /** The portal's log line on standard error: the message, and the error's own message after it. */
-export const log: Log = (msg, err) => console.error(err === undefined ? msg : `${msg}: ${err instanceof Error ? err.message : String(err)}`);
+export const log: Log = (msg, err) =>
+  console.error(err === undefined ? msg : `${msg}: ${err instanceof Error ? err.message : String(err)}`);
 
 /** The faster reads on a local SQLite file, opened with the runtime's own SQLite. */
 export interface FastReads {
@@ -68,7 +69,9 @@ async function createMailer(env: PortalEnv): Promise<Mailer> {
   try {
     await mkdir(folder, { recursive: true });
   } catch (err) {
-    throw new Error(`sign-in mails go to the outbox folder ${folder} when PORTAL_SMTP_URL is unset, and it cannot be made here (${err instanceof Error ? err.message : String(err)}): set PORTAL_SMTP_URL on a host without a writable disk`);
+    throw new Error(
+      `sign-in mails go to the outbox folder ${folder} when PORTAL_SMTP_URL is unset, and it cannot be made here (${err instanceof Error ? err.message : String(err)}): set PORTAL_SMTP_URL on a host without a writable disk`,
+    );
   }
   // No mail server (npm start): the link is printed too, so a newcomer can sign in from the console.
   return new OutboxMailer(folder, env.mailFrom, (path, mail) =>
@@ -111,7 +114,9 @@ export async function wirePortal(env: PortalEnv, runtime: PortalRuntime, publicU
   // Portraits: drawn here (sharp rasterises the SVG) unless PORTAL_IMAGE_BASE_URL names a provider.
   const portraits = env.imageProvider ? { rasterise: null, why: null } : await loadRasteriser();
   if (!env.imageProvider && !portraits.rasterise) {
-    log(`portal: portraits are not drawn on this host (sharp did not load: ${portraits.why}); set PORTAL_IMAGE_BASE_URL for an image provider`);
+    log(
+      `portal: portraits are not drawn on this host (sharp did not load: ${portraits.why}); set PORTAL_IMAGE_BASE_URL for an image provider`,
+    );
   }
   // The studio's browser script: asked for now, so a bundling runtime builds it in the background.
   void runtime.studioScript().catch((err) => log("portal: the studio script did not build (GET /studio/app.js retries)", err));

@@ -23,7 +23,9 @@ describe("the import graph", () => {
   it("keeps the low folders low: box/text/ and box/http/multipart.ts import no box feature (only box/text/, box/http/, shared/)", () => {
     const low = [...graph.entries()].filter(([f]) => f.startsWith("box/text/") || f === "box/http/multipart.ts");
     expect(low.length).toBeGreaterThan(1);
-    const upward = low.flatMap(([f, to]) => to.filter((t) => t.startsWith("box/") && !t.startsWith("box/text/") && !t.startsWith("box/http/")).map((t) => `${f} -> ${t}`));
+    const upward = low.flatMap(([f, to]) =>
+      to.filter((t) => t.startsWith("box/") && !t.startsWith("box/text/") && !t.startsWith("box/http/")).map((t) => `${f} -> ${t}`),
+    );
     expect(upward).toEqual([]);
   });
 });

@@ -10,7 +10,13 @@ const isTest = (f: string) => /\.test\.tsx?$/.test(f) || f.split("/").includes("
 
 function valueImports(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.ES2022,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: string[] = [];
   const lit = (n: ts.Node | undefined) => (n && ts.isStringLiteralLike(n) ? n.text : null);
   for (const st of source.statements) {
@@ -55,12 +61,15 @@ export function importGraph(root: string, dirs = ["box", "portal", "shared"]): M
 /** Strongly connected components of more than one file (or a file importing itself): the cycles. */
 export function cycles(graph: Map<string, string[]>): string[][] {
   let index = 0;
-  const idx = new Map<string, number>(), low = new Map<string, number>(), on = new Set<string>(), stack: string[] = [];
+  const idx = new Map<string, number>(),
+    low = new Map<string, number>(),
+    on = new Set<string>(),
+    stack: string[] = [];
   const out: string[][] = [];
   const strong = (v: string): void => {
     idx.set(v, index), low.set(v, index++), stack.push(v), on.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) (strong(w), low.set(v, Math.min(low.get(v)!, low.get(w)!)));
+      if (!idx.has(w)) strong(w), low.set(v, Math.min(low.get(v)!, low.get(w)!));
       else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
     }
     if (low.get(v) === idx.get(v)) {

@@ -30,6 +30,14 @@ console.log(`typecheck: ${tsc.status === 0 ? "1 passed, 0 failed" : "0 passed, 1
 if (tsc.status === 0) passed += 1;
 else failed += 1;
 
+// Formatting and lint are one test: Biome with the project's settings (biome.json), check mode.
+// `node_modules/.bin/biome check --write .` applies its formatting and safe fixes.
+console.log("\n=== format and lint: biome check");
+const biome = spawnSync(bin("biome"), ["check", "--max-diagnostics=50", "."], { stdio: "inherit" });
+console.log(`format and lint: ${biome.status === 0 ? "1 passed, 0 failed" : "0 passed, 1 failed"}`);
+if (biome.status === 0) passed += 1;
+else failed += 1;
+
 // A test file that failed to load has no assertion results: count it as one failure.
 const brokenFiles = (j) => j.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
 run("vitest", bin("vitest"), ["run"], ".cache/vitest-report.json", (j) => [j.numPassedTests, j.numFailedTests + brokenFiles(j)]);

@@ -22,8 +22,13 @@ function specifiersOf(file: string): string[] {
   const visit = (node: ts.Node): void => {
     let spec: string | null = null;
     if (ts.isImportDeclaration(node) || (ts.isExportDeclaration(node) && node.moduleSpecifier)) spec = literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) spec = literal(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require"))) spec = literal(node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      spec = literal(node.moduleReference.expression);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require"))
+    )
+      spec = literal(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) spec = literal(node.argument.literal);
     if (spec) found.push(spec);
     ts.forEachChild(node, visit);
@@ -68,7 +73,14 @@ describe("shared/ imports no plane", () => {
 
   it("walked the whole of shared/: the client library, the wire and the tables", () => {
     expect(files.length).toBeGreaterThan(40);
-    for (const f of ["shared/client/index.ts", "shared/client/types.ts", "shared/wire/settings.ts", "shared/wire/gpu.ts", "shared/errors/api-error.ts"]) expect(files).toContain(f);
+    for (const f of [
+      "shared/client/index.ts",
+      "shared/client/types.ts",
+      "shared/wire/settings.ts",
+      "shared/wire/gpu.ts",
+      "shared/errors/api-error.ts",
+    ])
+      expect(files).toContain(f);
     expect(files.filter(isTest)).toEqual([]);
   });
 });
@@ -82,15 +94,24 @@ describe("the check itself, on fixtures", () => {
   };
 
   it("passes imports that stay inside, and packages, whatever comments say", () => {
-    write("clean/shared/a.ts", 'import { b } from "./wire/b.ts";\nimport { Type } from "@sinclair/typebox";\n// import { x } from "../box/x.ts";\nexport const a = [b, Type, "../portal/p.ts"];\n');
+    write(
+      "clean/shared/a.ts",
+      'import { b } from "./wire/b.ts";\nimport { Type } from "@sinclair/typebox";\n// import { x } from "../box/x.ts";\nexport const a = [b, Type, "../portal/p.ts"];\n',
+    );
     write("clean/shared/wire/b.ts", "export const b = 1;\n");
     write("clean/shared/a.test.ts", 'import { spawnBox } from "../box/testing/spawn-box.ts";\nvoid spawnBox;\n');
     expect(planeImports(join(dir, "clean/shared"), dir)).toEqual({ files: ["clean/shared/a.ts", "clean/shared/wire/b.ts"], escapes: [] });
   });
 
   it("fails on each way a plane gets in, type-only included", () => {
-    write("bad/shared/a.ts", 'import type { R } from "../box/readiness/routes.ts";\nexport * from "./deep/b.ts";\nexport type X = import("../portal/gpu/schema.ts").G | R;\n');
-    write("bad/shared/deep/b.ts", 'export { c } from "../../portal/c.ts";\nconst d = await import("../../box/d.ts");\nimport "../../scripts/e.ts";\nexport { d };\n');
+    write(
+      "bad/shared/a.ts",
+      'import type { R } from "../box/readiness/routes.ts";\nexport * from "./deep/b.ts";\nexport type X = import("../portal/gpu/schema.ts").G | R;\n',
+    );
+    write(
+      "bad/shared/deep/b.ts",
+      'export { c } from "../../portal/c.ts";\nconst d = await import("../../box/d.ts");\nimport "../../scripts/e.ts";\nexport { d };\n',
+    );
     expect(planeImports(join(dir, "bad/shared"), dir).escapes.sort()).toEqual(
       [
         "bad/shared/a.ts -> bad/box/readiness/routes.ts",

@@ -13,7 +13,11 @@ export function uploadRoutes(uploads: AudioUploads): RouteDef[] {
       envelope: "flat",
       responses: { 200: UploadAnswerSchema, 400: FlatError, 409: FlatError, 413: FlatError, 503: FlatError },
       handler: async ({ request, principal }) => {
-        const form = await readUploadForm(request, { limitBytes: uploads.limits.maxBytes, filePart: "file", textParts: ["name", "transcript", "tone"] });
+        const form = await readUploadForm(request, {
+          limitBytes: uploads.limits.maxBytes,
+          filePart: "file",
+          textParts: ["name", "transcript", "tone"],
+        });
         return uploads.upload({ filename: form.file.filename, bytes: form.file.bytes, ...form.fields }, principal.subject);
       },
     }),

@@ -23,7 +23,13 @@ export interface AudioUploadLimits {
   maxQueuedTranscripts: number;
 }
 
-export const UPLOAD_LIMITS: AudioUploadLimits = { maxBytes: 20 * 1024 * 1024, maxSeconds: 120, transcriptMaxChars: 4000, transcriptWaitMs: 15_000, maxQueuedTranscripts: 16 };
+export const UPLOAD_LIMITS: AudioUploadLimits = {
+  maxBytes: 20 * 1024 * 1024,
+  maxSeconds: 120,
+  transcriptMaxChars: 4000,
+  transcriptWaitMs: 15_000,
+  maxQueuedTranscripts: 16,
+};
 
 export interface UploadInput {
   filename: string;
@@ -74,10 +80,19 @@ export class AudioUploads {
 
   async upload(input: UploadInput, subject: string): Promise<UploadAnswer> {
     const tone = input.tone?.trim() || undefined;
-    if (tone !== undefined && !isTone(tone)) throw new ApiError(400, "unknown_tone", `"${tone.slice(0, 40)}" is not a tone (neutral, happy, sad, surprised, thoughtful, serious).`);
+    if (tone !== undefined && !isTone(tone))
+      throw new ApiError(
+        400,
+        "unknown_tone",
+        `"${tone.slice(0, 40)}" is not a tone (neutral, happy, sad, surprised, thoughtful, serious).`,
+      );
     const transcript = input.transcript?.trim().replace(/\s+/g, " ") || undefined;
     if (transcript && transcript.length > this.limits.transcriptMaxChars) {
-      throw new ApiError(400, "transcript_too_long", `transcript is ${transcript.length} characters; at most ${this.limits.transcriptMaxChars}.`);
+      throw new ApiError(
+        400,
+        "transcript_too_long",
+        `transcript is ${transcript.length} characters; at most ${this.limits.transcriptMaxChars}.`,
+      );
     }
     const stored = await this.inLane(async () => {
       const pcm = await transcodeToClip(input.bytes, { maxSeconds: this.limits.maxSeconds, ffmpegPath: this.o.ffmpegPath });
@@ -116,7 +131,11 @@ export class AudioUploads {
       const meta = this.store.metaOf(name);
       if (meta?.kind === "upload" && meta.subject === subject) return { name, replaced: true };
     }
-    throw new ApiError(409, "audio_name_taken", "Another audio asset already has this name; upload it under another filename (or a `name` part).");
+    throw new ApiError(
+      409,
+      "audio_name_taken",
+      "Another audio asset already has this name; upload it under another filename (or a `name` part).",
+    );
   }
 
   /** Recognises a stored upload's words and writes them (and the tone they suggest) into its sidecar. */

@@ -40,11 +40,35 @@ export async function transcodeToClip(bytes: Uint8Array, o: TranscodeOptions): P
   const container = sniffContainer(bytes);
   if (!container) throw refuse("unsupported_audio", "The file is not WAV, MP3, OGG or WEBM audio (judged by its contents, not its name).");
   const args = [
-    "-hide_banner", "-nostdin", "-v", "error", "-threads", "1", "-protocol_whitelist", "pipe",
-    "-f", DEMUXER[container], "-i", "pipe:0",
+    "-hide_banner",
+    "-nostdin",
+    "-v",
+    "error",
+    "-threads",
+    "1",
+    "-protocol_whitelist",
+    "pipe",
+    "-f",
+    DEMUXER[container],
+    "-i",
+    "pipe:0",
     // One second past the limit: enough to tell "too long" without decoding a ten-minute file.
-    "-map", "0:a:0", "-vn", "-sn", "-dn", "-t", String(o.maxSeconds + 1),
-    "-ac", "1", "-ar", String(CLIP_SAMPLE_RATE), "-c:a", "pcm_s16le", "-f", "s16le", "pipe:1",
+    "-map",
+    "0:a:0",
+    "-vn",
+    "-sn",
+    "-dn",
+    "-t",
+    String(o.maxSeconds + 1),
+    "-ac",
+    "1",
+    "-ar",
+    String(CLIP_SAMPLE_RATE),
+    "-c:a",
+    "pcm_s16le",
+    "-f",
+    "s16le",
+    "pipe:1",
   ];
   const ffmpeg = o.ffmpegPath ?? "/usr/bin/ffmpeg";
   try {
@@ -55,7 +79,14 @@ export async function transcodeToClip(bytes: Uint8Array, o: TranscodeOptions): P
   }
   const { command, args: wrapped } = diesWithParent(ffmpeg, args);
   const maxBytes = (o.maxSeconds + 2) * CLIP_SAMPLE_RATE * 2;
-  const result = await new Promise<{ code: number | null; out: Buffer; err: string; spawnError?: Error; overflow: boolean; timedOut: boolean }>((resolve) => {
+  const result = await new Promise<{
+    code: number | null;
+    out: Buffer;
+    err: string;
+    spawnError?: Error;
+    overflow: boolean;
+    timedOut: boolean;
+  }>((resolve) => {
     const child = spawn(command, wrapped, { stdio: ["pipe", "pipe", "pipe"] });
     adoptChild(child);
     const out: Buffer[] = [];
@@ -79,7 +110,8 @@ export async function transcodeToClip(bytes: Uint8Array, o: TranscodeOptions): P
     });
     child.stdin!.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
-  if (result.spawnError) throw new ApiError(503, "transcoder_unavailable", `The box cannot run ffmpeg to read audio (${result.spawnError.message}).`);
+  if (result.spawnError)
+    throw new ApiError(503, "transcoder_unavailable", `The box cannot run ffmpeg to read audio (${result.spawnError.message}).`);
   if (result.timedOut) throw refuse("invalid_audio", "The audio could not be decoded in time.");
   if (/matches no streams|does not contain any stream|no audio stream/i.test(result.err)) {
     throw refuse("no_audio_stream", `The ${container.toUpperCase()} file has no audio stream.`);
@@ -89,8 +121,16 @@ export async function transcodeToClip(bytes: Uint8Array, o: TranscodeOptions): P
     throw refuse("audio_too_long", `The audio is longer than ${o.maxSeconds} seconds; upload at most ${o.maxSeconds} s.`);
   }
   if (result.code !== 0 || samples === 0) {
-    const why = result.err.trim().split("\n").pop()?.replace(/^pipe:0: /, "").slice(0, 160);
-    throw refuse("invalid_audio", `The ${container.toUpperCase()} file could not be decoded${samples === 0 && result.code === 0 ? ": it holds no audio" : why ? ` (${why})` : ""}.`);
+    const why = result.err
+      .trim()
+      .split("\n")
+      .pop()
+      ?.replace(/^pipe:0: /, "")
+      .slice(0, 160);
+    throw refuse(
+      "invalid_audio",
+      `The ${container.toUpperCase()} file could not be decoded${samples === 0 && result.code === 0 ? ": it holds no audio" : why ? ` (${why})` : ""}.`,
+    );
   }
   const pcm = new Int16Array(samples);
   for (let i = 0; i < samples; i++) pcm[i] = result.out.readInt16LE(i * 2);

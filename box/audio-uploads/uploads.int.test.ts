@@ -34,14 +34,20 @@ async function upload(key: string, parts: Record<string, string | { bytes: Uint8
   return { status: res.status, json: (await res.json()) as any };
 }
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(box.url + path, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(box.url + path, {
+    method,
+    headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, json: (await res.json()) as any };
 }
 const audios = async (key: string) => (await call("GET", "/api/audios", { "x-api-key": key })).json.audios as any[];
 
 /** Every file under `dir`, relative. */
 function walk(dir: string, root = dir): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n), root) : [relative(root, join(dir, n))]));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? walk(join(dir, n), root) : [relative(root, join(dir, n))],
+  );
 }
 
 beforeAll(async () => {
@@ -55,7 +61,13 @@ beforeAll(async () => {
   kt = createClient({ url: ktUrl });
   await migrateKeyTable(kt);
   dg = await FakeDeepgram.start({ apiKey: "dg-key", utterances: [HEARD], msPerWord: 100 });
-  box = await spawnBox({ BOX_API_KEYS: `${A},${B}`, BOX_KEY_TABLE_URL: ktUrl, BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "dg-key" });
+  box = await spawnBox({
+    BOX_API_KEYS: `${A},${B}`,
+    BOX_KEY_TABLE_URL: ktUrl,
+    BOX_ASR: "deepgram",
+    BOX_DEEPGRAM_URL: dg.url,
+    BOX_DEEPGRAM_API_KEY: "dg-key",
+  });
 }, 60_000);
 afterAll(async () => {
   await box?.stop();
@@ -67,27 +79,69 @@ afterAll(async () => {
 describe("POST /api/upload and GET /api/audios", () => {
   it("stores a WAV, an MP3 and an OGG as 48 kHz WAVs, with the recogniser's words (or the uploader's) and a tone", async () => {
     const wav = await upload(A, { file: { bytes: file("happy.wav"), filename: "Happy Greeting.wav" } });
-    expect(wav).toMatchObject({ status: 200, json: { ok: true, audio: "happy-greeting.wav", kind: "upload", sample_rate: 48000, transcript: HEARD, transcript_source: "recogniser", tone: "happy", replaced: false } });
+    expect(wav).toMatchObject({
+      status: 200,
+      json: {
+        ok: true,
+        audio: "happy-greeting.wav",
+        kind: "upload",
+        sample_rate: 48000,
+        transcript: HEARD,
+        transcript_source: "recogniser",
+        tone: "happy",
+        replaced: false,
+      },
+    });
     expect(wav.json.duration_s).toBeGreaterThan(1.4);
     expect(wav.json.bytes).toBe(statSync(join(box.dataDir, "audio", "happy-greeting.wav")).size);
     const mp3 = await upload(A, { file: { bytes: file("happy.mp3"), filename: "news.mp3" }, tone: "sad" });
     expect(mp3).toMatchObject({ status: 200, json: { audio: "news.wav", tone: "sad", transcript: HEARD } });
-    const ogg = await upload(A, { file: { bytes: file("happy.ogg"), filename: "notice.ogg" }, transcript: "This is important, please be careful." });
-    expect(ogg).toMatchObject({ status: 200, json: { audio: "notice.wav", tone: "serious", transcript: "This is important, please be careful.", transcript_source: "uploader" } });
-    expect(JSON.parse(readFileSync(join(box.dataDir, "audio", "news.json"), "utf8"))).toMatchObject({ kind: "upload", subject: expect.stringMatching(/^key:[0-9a-f]{64}$/), tone: "sad" });
+    const ogg = await upload(A, {
+      file: { bytes: file("happy.ogg"), filename: "notice.ogg" },
+      transcript: "This is important, please be careful.",
+    });
+    expect(ogg).toMatchObject({
+      status: 200,
+      json: { audio: "notice.wav", tone: "serious", transcript: "This is important, please be careful.", transcript_source: "uploader" },
+    });
+    expect(JSON.parse(readFileSync(join(box.dataDir, "audio", "news.json"), "utf8"))).toMatchObject({
+      kind: "upload",
+      subject: expect.stringMatching(/^key:[0-9a-f]{64}$/),
+      tone: "sad",
+    });
 
     const list = await audios(A);
     expect(list.map((r) => r.name).sort()).toEqual(["default-clip.wav", "happy-greeting.wav", "news.wav", "notice.wav"]);
-    expect(list.find((r) => r.name === "default-clip.wav")).toMatchObject({ kind: "default", transcript: expect.stringContaining("Hello"), transcript_source: "speech" });
-    expect(list.find((r) => r.name === "news.wav")).toEqual({ name: "news.wav", kind: "upload", duration_s: mp3.json.duration_s, sample_rate: 48000, bytes: mp3.json.bytes, created_at: mp3.json.created_at, tone: "sad", transcript: HEARD, transcript_source: "recogniser" });
+    expect(list.find((r) => r.name === "default-clip.wav")).toMatchObject({
+      kind: "default",
+      transcript: expect.stringContaining("Hello"),
+      transcript_source: "speech",
+    });
+    expect(list.find((r) => r.name === "news.wav")).toEqual({
+      name: "news.wav",
+      kind: "upload",
+      duration_s: mp3.json.duration_s,
+      sample_rate: 48000,
+      bytes: mp3.json.bytes,
+      created_at: mp3.json.created_at,
+      tone: "sad",
+      transcript: HEARD,
+      transcript_source: "recogniser",
+    });
     // Another credential sees the default clip only, and A's upload is missing to it.
     expect((await audios(B)).map((r) => r.name)).toEqual(["default-clip.wav"]);
-    expect(await call("POST", "/offer", { "x-api-key": B }, { sdp: "not sdp", type: "offer", audio: "news.wav" })).toMatchObject({ status: 404, json: { code: "unknown_audio" } });
+    expect(await call("POST", "/offer", { "x-api-key": B }, { sdp: "not sdp", type: "offer", audio: "news.wav" })).toMatchObject({
+      status: 404,
+      json: { code: "unknown_audio" },
+    });
     // The same filename from A overwrites A's own.
-    expect(await upload(A, { file: { bytes: file("happy.ogg"), filename: "news.ogg" }, tone: "thoughtful" })).toMatchObject({ status: 200, json: { audio: "news.wav", replaced: true, tone: "thoughtful" } });
+    expect(await upload(A, { file: { bytes: file("happy.ogg"), filename: "news.ogg" }, tone: "thoughtful" })).toMatchObject({
+      status: 200,
+      json: { audio: "news.wav", replaced: true, tone: "thoughtful" },
+    });
   });
 
-  it("/offer lip-syncs an upload to a WebRTC client: tone from its words, or an explicit tone with transcript \"\"", async () => {
+  it('/offer lip-syncs an upload to a WebRTC client: tone from its words, or an explicit tone with transcript ""', async () => {
     const offer = async (extra: Record<string, unknown>) => {
       const client = new WrtcClient(10);
       let body: any;
@@ -117,14 +171,26 @@ describe("POST /api/upload and GET /api/audios", () => {
   }, 90_000);
 
   it("refuses another part name, a text file named .wav, an over-size body and an over-long clip (flat errors)", async () => {
-    expect(await upload(A, { audio: { bytes: file("happy.wav"), filename: "a.wav" } })).toMatchObject({ status: 400, json: { code: "unknown_part", error: expect.stringContaining('"file"') } });
+    expect(await upload(A, { audio: { bytes: file("happy.wav"), filename: "a.wav" } })).toMatchObject({
+      status: 400,
+      json: { code: "unknown_part", error: expect.stringContaining('"file"') },
+    });
     const text = new TextEncoder().encode("just some words, not audio at all\n");
-    expect(await upload(A, { file: { bytes: text, filename: "fake.wav" } })).toMatchObject({ status: 400, json: { code: "unsupported_audio", error: expect.any(String) } });
+    expect(await upload(A, { file: { bytes: text, filename: "fake.wav" } })).toMatchObject({
+      status: 400,
+      json: { code: "unsupported_audio", error: expect.any(String) },
+    });
     const big = new Uint8Array(21 * 1024 * 1024);
     big.set(file("happy.wav"));
     expect(await upload(A, { file: { bytes: big, filename: "big.wav" } })).toMatchObject({ status: 413, json: { code: "body_too_large" } });
-    expect(await upload(A, { file: { bytes: file("long.ogg"), filename: "long.ogg" } })).toMatchObject({ status: 400, json: { code: "audio_too_long", error: expect.stringContaining("120") } });
-    expect(await upload(A, { file: { bytes: file("happy.wav"), filename: "t.wav" }, tone: "angry" })).toMatchObject({ status: 400, json: { code: "unknown_tone" } });
+    expect(await upload(A, { file: { bytes: file("long.ogg"), filename: "long.ogg" } })).toMatchObject({
+      status: 400,
+      json: { code: "audio_too_long", error: expect.stringContaining("120") },
+    });
+    expect(await upload(A, { file: { bytes: file("happy.wav"), filename: "t.wav" }, tone: "angry" })).toMatchObject({
+      status: 400,
+      json: { code: "unknown_tone" },
+    });
     const names = (await audios(A)).map((r) => r.name);
     for (const n of ["fake.wav", "big.wav", "long.wav", "t.wav", "a.wav"]) expect(names).not.toContain(n);
   });
@@ -155,7 +221,9 @@ describe("POST /api/upload and GET /api/audios", () => {
     expect(await res.json()).toMatchObject({ code: "insufficient_scope" });
     const list = await call("GET", "/api/audios", { authorization: `Bearer ${token}` });
     expect(list.status).toBe(200);
-    expect(list.json.audios.map((r: any) => r.name)).toEqual(expect.arrayContaining(["default-clip.wav", "happy-greeting.wav", "news.wav"]));
+    expect(list.json.audios.map((r: any) => r.name)).toEqual(
+      expect.arrayContaining(["default-clip.wav", "happy-greeting.wav", "news.wav"]),
+    );
     expect(list.json.audios.map((r: any) => r.name)).not.toContain("token.wav");
   });
 });

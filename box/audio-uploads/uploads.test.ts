@@ -106,7 +106,10 @@ describe("decoding with ffmpeg", () => {
   });
 
   it("no ffmpeg is 503", async () => {
-    await expect(transcodeToClip(fx("happy.wav"), { maxSeconds: 120, ffmpegPath: "/nonexistent/ffmpeg" })).rejects.toMatchObject({ status: 503, code: "transcoder_unavailable" });
+    await expect(transcodeToClip(fx("happy.wav"), { maxSeconds: 120, ffmpegPath: "/nonexistent/ffmpeg" })).rejects.toMatchObject({
+      status: 503,
+      code: "transcoder_unavailable",
+    });
   });
 });
 
@@ -152,7 +155,12 @@ describe("multipart reader", () => {
     const body = await new Response(f).arrayBuffer();
     const type = new Response(f).headers.get("content-type")!;
     const stream = new ReadableStream({ start: (c) => (c.enqueue(new Uint8Array(body)), c.close()) });
-    const chunked = new Request("http://box/api/upload", { method: "POST", headers: { "content-type": type }, body: stream, duplex: "half" } as RequestInit);
+    const chunked = new Request("http://box/api/upload", {
+      method: "POST",
+      headers: { "content-type": type },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     await expect(readUploadForm(chunked, opts)).rejects.toMatchObject({ status: 413 });
   });
 });
@@ -195,35 +203,77 @@ describe("the upload service", () => {
     const store = new AudioStore(dir);
     const uploads = new AudioUploads({ store, asr: fakeAsr("i am so happy to see you"), now: () => clock });
     const r = await uploads.upload({ filename: "Hello There.mp3", bytes: fx("happy.mp3") }, "key:aaa");
-    expect(r).toMatchObject({ ok: true, audio: "hello-there.wav", kind: "upload", sample_rate: 48000, tone: "happy", transcript: "i am so happy to see you", transcript_source: "recogniser", replaced: false, created_at: 1_700_000_000 });
+    expect(r).toMatchObject({
+      ok: true,
+      audio: "hello-there.wav",
+      kind: "upload",
+      sample_rate: 48000,
+      tone: "happy",
+      transcript: "i am so happy to see you",
+      transcript_source: "recogniser",
+      replaced: false,
+      created_at: 1_700_000_000,
+    });
     expect(r.duration_s).toBeCloseTo(1.62, 1);
     expect(r.bytes).toBe(readFileSync(join(dir, "hello-there.wav")).length);
     expect(decodeWav(new Uint8Array(readFileSync(join(dir, "hello-there.wav"))))).toMatchObject({ sampleRate: 48000 });
-    expect(sidecar("hello-there.wav")).toEqual({ text: "i am so happy to see you", tone: "happy", kind: "upload", subject: "key:aaa", created_ms: clock, transcript_source: "recogniser" });
+    expect(sidecar("hello-there.wav")).toEqual({
+      text: "i am so happy to see you",
+      tone: "happy",
+      kind: "upload",
+      subject: "key:aaa",
+      created_ms: clock,
+      transcript_source: "recogniser",
+    });
     expect(readdirSync(dir).sort()).toEqual(["hello-there.json", "hello-there.wav"]); // nothing half-written left
   });
 
   it("an uploader's transcript wins over the recogniser, an explicit tone over the words", async () => {
     const asr = fakeAsr("something else");
     const uploads = new AudioUploads({ store: new AudioStore(dir), asr });
-    expect(await uploads.upload({ filename: "a.wav", bytes: fx("happy.wav"), transcript: "  Wow,  what a surprise! " }, "s")).toMatchObject({ transcript: "Wow, what a surprise!", tone: "surprised", transcript_source: "uploader" });
+    expect(await uploads.upload({ filename: "a.wav", bytes: fx("happy.wav"), transcript: "  Wow,  what a surprise! " }, "s")).toMatchObject(
+      { transcript: "Wow, what a surprise!", tone: "surprised", transcript_source: "uploader" },
+    );
     expect(asr.started).toBe(0);
-    expect(await uploads.upload({ filename: "b.wav", bytes: fx("happy.wav"), tone: "serious" }, "s")).toMatchObject({ transcript: "something else", tone: "serious", transcript_source: "recogniser" });
-    await expect(uploads.upload({ filename: "c.wav", bytes: fx("happy.wav"), tone: "angry" }, "s")).rejects.toMatchObject({ status: 400, code: "unknown_tone" });
-    await expect(uploads.upload({ filename: "c.wav", bytes: fx("happy.wav"), transcript: "x".repeat(4001) }, "s")).rejects.toMatchObject({ status: 400, code: "transcript_too_long" });
+    expect(await uploads.upload({ filename: "b.wav", bytes: fx("happy.wav"), tone: "serious" }, "s")).toMatchObject({
+      transcript: "something else",
+      tone: "serious",
+      transcript_source: "recogniser",
+    });
+    await expect(uploads.upload({ filename: "c.wav", bytes: fx("happy.wav"), tone: "angry" }, "s")).rejects.toMatchObject({
+      status: 400,
+      code: "unknown_tone",
+    });
+    await expect(uploads.upload({ filename: "c.wav", bytes: fx("happy.wav"), transcript: "x".repeat(4001) }, "s")).rejects.toMatchObject({
+      status: 400,
+      code: "transcript_too_long",
+    });
   });
 
-  it("without a recogniser: transcript \"\" and tone neutral", async () => {
+  it('without a recogniser: transcript "" and tone neutral', async () => {
     const uploads = new AudioUploads({ store: new AudioStore(dir), asr: null });
-    expect(await uploads.upload({ filename: "a.ogg", bytes: fx("happy.ogg") }, "s")).toMatchObject({ transcript: "", tone: "neutral", transcript_source: "none" });
+    expect(await uploads.upload({ filename: "a.ogg", bytes: fx("happy.ogg") }, "s")).toMatchObject({
+      transcript: "",
+      tone: "neutral",
+      transcript_source: "none",
+    });
   });
 
   it("answers before a slow recogniser finishes; the sidecar gets the words later (and after a restart)", async () => {
     const store = new AudioStore(dir);
     const uploads = new AudioUploads({ store, asr: fakeAsr("thank you so much, wonderful", 300), limits: { transcriptWaitMs: 20 } });
-    expect(await uploads.upload({ filename: "slow.wav", bytes: fx("happy.wav") }, "s")).toMatchObject({ transcript: "", tone: null, transcript_source: "pending" });
+    expect(await uploads.upload({ filename: "slow.wav", bytes: fx("happy.wav") }, "s")).toMatchObject({
+      transcript: "",
+      tone: null,
+      transcript_source: "pending",
+    });
     await new Promise((r) => setTimeout(r, 600));
-    expect(store.list("s")[0]).toMatchObject({ name: "slow.wav", transcript: "thank you so much, wonderful", tone: "happy", transcript_source: "recogniser" });
+    expect(store.list("s")[0]).toMatchObject({
+      name: "slow.wav",
+      transcript: "thank you so much, wonderful",
+      tone: "happy",
+      transcript_source: "recogniser",
+    });
     // A box stopped mid-recognition picks it up again at start.
     const meta = sidecar("slow.wav");
     writeFileSync(join(dir, "slow.json"), JSON.stringify({ ...meta, text: "", tone: null, transcript_source: "pending" }));
@@ -236,11 +286,21 @@ describe("the upload service", () => {
   it("the same filename overwrites the caller's own upload; another credential's is never touched", async () => {
     const store = new AudioStore(dir);
     const uploads = new AudioUploads({ store, asr: null, now: () => (clock += 1000) });
-    expect(await uploads.upload({ filename: "clip.wav", bytes: fx("happy.wav") }, "key:aaa")).toMatchObject({ audio: "clip.wav", replaced: false });
-    expect(await uploads.upload({ filename: "clip.mp3", bytes: fx("happy.mp3"), transcript: "second" }, "key:aaa")).toMatchObject({ audio: "clip.wav", replaced: true, transcript: "second" });
+    expect(await uploads.upload({ filename: "clip.wav", bytes: fx("happy.wav") }, "key:aaa")).toMatchObject({
+      audio: "clip.wav",
+      replaced: false,
+    });
+    expect(await uploads.upload({ filename: "clip.mp3", bytes: fx("happy.mp3"), transcript: "second" }, "key:aaa")).toMatchObject({
+      audio: "clip.wav",
+      replaced: true,
+      transcript: "second",
+    });
     const other = await uploads.upload({ filename: "clip.wav", bytes: fx("happy.ogg") }, "key:bbb");
     expect(other.audio).toMatch(/^clip-[0-9a-f]{8}\.wav$/);
-    expect(await uploads.upload({ filename: "clip.wav", bytes: fx("happy.ogg") }, "key:bbb")).toMatchObject({ audio: other.audio, replaced: true });
+    expect(await uploads.upload({ filename: "clip.wav", bytes: fx("happy.ogg") }, "key:bbb")).toMatchObject({
+      audio: other.audio,
+      replaced: true,
+    });
     expect(sidecar("clip.wav")).toMatchObject({ subject: "key:aaa", text: "second" });
     // Each lists (and may play) its own and the shared files, never the other's.
     expect(uploads.list("key:aaa").map((r) => r.name)).toEqual(["clip.wav"]);
@@ -259,12 +319,17 @@ describe("the upload service", () => {
       const audioDir = join(root, "audio");
       const uploads = new AudioUploads({ store: new AudioStore(audioDir), asr: null });
       const names = [];
-      for (const filename of ["../x.wav", "a/b.wav", ".wav", "../../../../tmp/evil.wav"]) names.push((await uploads.upload({ filename, bytes: fx("happy.wav") }, "s")).audio);
+      for (const filename of ["../x.wav", "a/b.wav", ".wav", "../../../../tmp/evil.wav"])
+        names.push((await uploads.upload({ filename, bytes: fx("happy.wav") }, "s")).audio);
       expect(names.slice(0, 2)).toEqual(["x.wav", "a-b.wav"]);
       expect(names[2]).toMatch(/^audio-[0-9a-f]{12}\.wav$/);
       expect(names[3]).toBe("tmp-evil.wav");
       expect(readdirSync(root)).toEqual(["audio"]);
-      expect(readdirSync(audioDir).filter((n) => n.endsWith(".wav")).sort()).toEqual([...names].sort());
+      expect(
+        readdirSync(audioDir)
+          .filter((n) => n.endsWith(".wav"))
+          .sort(),
+      ).toEqual([...names].sort());
       expect(existsSync("/tmp/evil.wav")).toBe(false);
     } finally {
       rmSync(root, { recursive: true, force: true });

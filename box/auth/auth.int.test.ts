@@ -12,7 +12,11 @@ const KEY = "box_full_key_1";
 const now = () => Math.floor(Date.now() / 1000);
 
 async function call(box: RunningBox, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
-  const res = await fetch(box.url + path, { method, headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(box.url + path, {
+    method,
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -43,7 +47,10 @@ describe("an open box (no keys, no key table)", () => {
     expect(ok.headers.get("access-control-allow-origin")).toBe("https://studio.example");
     const other = await call(box, "GET", "/health", { origin: "https://evil.example" });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
-    const pre = await fetch(box.url + "/api/settings", { method: "OPTIONS", headers: { origin: "https://studio.example", "access-control-request-method": "POST" } });
+    const pre = await fetch(box.url + "/api/settings", {
+      method: "OPTIONS",
+      headers: { origin: "https://studio.example", "access-control-request-method": "POST" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-methods")).toContain("POST");
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/x-api-key/i);
@@ -59,7 +66,12 @@ describe("an open box (no keys, no key table)", () => {
 
   it("reports stats: cpu figures, gpus from nvidia-smi or empty, no shutdown without a max runtime", async () => {
     const r = await call(box, "GET", "/api/stats");
-    expect(r.json).toMatchObject({ shutdown_minutes: null, cpu_percent: expect.any(Number), cpu_cores: expect.any(Number), gpus: expect.any(Array) });
+    expect(r.json).toMatchObject({
+      shutdown_minutes: null,
+      cpu_percent: expect.any(Number),
+      cpu_cores: expect.any(Number),
+      gpus: expect.any(Array),
+    });
     expect(r.json.cpu_cores).toBeGreaterThan(0);
   });
 });
@@ -79,10 +91,29 @@ describe("a box with configured keys and a key table", () => {
     kt.close();
   });
 
-  const insert = (secret: string, o: { kind?: string; scope?: string; expires?: number | null; revoked?: number | null; parent?: string | null; owner?: string | null } = {}) =>
+  const insert = (
+    secret: string,
+    o: {
+      kind?: string;
+      scope?: string;
+      expires?: number | null;
+      revoked?: number | null;
+      parent?: string | null;
+      owner?: string | null;
+    } = {},
+  ) =>
     kt.execute({
       sql: "INSERT INTO credentials (id, kind, scope, owner, parent_id, created_at, expires_at, revoked_at) VALUES (?,?,?,?,?,?,?,?)",
-      args: [sha256Hex(secret), o.kind ?? "api_key", o.scope ?? "full", o.owner ?? "dev@x.test", o.parent ?? null, now(), o.expires ?? null, o.revoked ?? null],
+      args: [
+        sha256Hex(secret),
+        o.kind ?? "api_key",
+        o.scope ?? "full",
+        o.owner ?? "dev@x.test",
+        o.parent ?? null,
+        now(),
+        o.expires ?? null,
+        o.revoked ?? null,
+      ],
     });
 
   it("401 missing_api_key without a credential, unwrapped", async () => {
@@ -101,7 +132,9 @@ describe("a box with configured keys and a key table", () => {
     expect((await call(box, "GET", "/api/chat/status", { "x-api-key": KEY })).status).toBe(200);
     expect((await call(box, "GET", "/api/chat/status", { authorization: `Bearer ${KEY}` })).status).toBe(200);
     expect((await call(box, "GET", "/api/chat/status", { "x-api-key": KEY, authorization: "Bearer junk" })).status).toBe(200);
-    expect((await call(box, "GET", "/api/chat/status", { "x-api-key": "junk", authorization: `Bearer ${KEY}` })).json.code).toBe("invalid_api_key");
+    expect((await call(box, "GET", "/api/chat/status", { "x-api-key": "junk", authorization: `Bearer ${KEY}` })).json.code).toBe(
+      "invalid_api_key",
+    );
   });
 
   it("keeps public routes public", async () => {
@@ -142,7 +175,12 @@ describe("a box with configured keys and a key table", () => {
     expect((await call(box, "GET", "/api/chat/status", { "x-api-key": token })).status).toBe(200);
     expect((await call(box, "GET", "/api/chat/status", { authorization: `Bearer ${token}` })).status).toBe(200);
     expect((await call(box, "GET", `/api/chat/status?session_token=${token}`)).status).toBe(200);
-    for (const [m, p] of [["POST", "/api/settings"], ["GET", "/api/stats"], ["POST", "/v1/streaming.create_token"], ["POST", "/api/avatar/delete"]]) {
+    for (const [m, p] of [
+      ["POST", "/api/settings"],
+      ["GET", "/api/stats"],
+      ["POST", "/v1/streaming.create_token"],
+      ["POST", "/api/avatar/delete"],
+    ]) {
       const r = await call(box, m, p, { "x-api-key": token }, m === "GET" ? undefined : {});
       expect(r.status, `${m} ${p}`).toBe(401);
       expect(r.json).toEqual({ code: "insufficient_scope", message: expect.any(String) });
@@ -154,7 +192,10 @@ describe("a box with configured keys and a key table", () => {
     expect((await call(box, "GET", "/api/settings", { "x-api-key": "table_key" })).status).toBe(200);
     const { token } = (await call(box, "POST", "/v1/streaming.create_token", { "x-api-key": "table_key" })).json.data;
     expect((await call(box, "GET", "/api/settings", { "x-api-key": token })).status).toBe(200);
-    await kt.execute({ sql: "UPDATE credentials SET revoked_at = ?, revoked_by = 'dev@x.test' WHERE id = ?", args: [now(), sha256Hex("table_key")] });
+    await kt.execute({
+      sql: "UPDATE credentials SET revoked_at = ?, revoked_by = 'dev@x.test' WHERE id = ?",
+      args: [now(), sha256Hex("table_key")],
+    });
     expect((await call(box, "GET", "/api/settings", { "x-api-key": "table_key" })).json.code).toBe("invalid_api_key");
     expect((await call(box, "GET", "/api/settings", { "x-api-key": token })).json.code).toBe("invalid_api_key");
 
@@ -165,7 +206,9 @@ describe("a box with configured keys and a key table", () => {
   });
 
   it("503 mint_failed when the key store cannot issue a token", async () => {
-    await kt.execute("CREATE TRIGGER refuse_tokens BEFORE INSERT ON credentials WHEN NEW.kind = 'session_token' BEGIN SELECT RAISE(ABORT, 'store offline'); END");
+    await kt.execute(
+      "CREATE TRIGGER refuse_tokens BEFORE INSERT ON credentials WHEN NEW.kind = 'session_token' BEGIN SELECT RAISE(ABORT, 'store offline'); END",
+    );
     try {
       const r = await call(box, "POST", "/v1/streaming.create_token", { "x-api-key": KEY });
       expect(r.status).toBe(503);

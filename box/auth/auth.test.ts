@@ -3,7 +3,7 @@ import { policyFor } from "./policy.ts";
 import { presentedCredential } from "./presentation.ts";
 import { Authenticator, sha256Hex } from "./principal.ts";
 import type { KeyRecord, KeyTable } from "./key-table.ts";
-import { ApiError } from "../../shared/errors/api-error.ts";
+import type { ApiError } from "../../shared/errors/api-error.ts";
 
 describe("policyFor (Plane A point 3)", () => {
   it.each([
@@ -37,7 +37,10 @@ describe("policyFor (Plane A point 3)", () => {
 describe("presentedCredential (three forms, in order of preference)", () => {
   const h = (o: Record<string, string>) => new Headers(o);
   it("prefers X-Api-Key over Bearer over ?session_token", () => {
-    expect(presentedCredential(h({ "x-api-key": "a", authorization: "Bearer b" }), "http://x/p?session_token=c")).toEqual({ secret: "a", form: "x-api-key" });
+    expect(presentedCredential(h({ "x-api-key": "a", authorization: "Bearer b" }), "http://x/p?session_token=c")).toEqual({
+      secret: "a",
+      form: "x-api-key",
+    });
     expect(presentedCredential(h({ authorization: "Bearer b" }), "http://x/p?session_token=c")).toEqual({ secret: "b", form: "bearer" });
     expect(presentedCredential(h({}), "http://x/p?a=1&session_token=c")).toEqual({ secret: "c", form: "session_token" });
   });
@@ -52,13 +55,26 @@ function table(rows: Record<string, KeyRecord>): KeyTable {
   return { lookup: (d) => rows[d] ?? null, insert: async () => {}, close() {} };
 }
 const row = (o: Partial<KeyRecord>): KeyRecord => ({
-  kind: "api_key", scope: "full", owner: "a@x.test", parent_id: null, expires_at: null, revoked_at: null,
-  p_kind: null, p_owner: null, p_expires_at: null, p_revoked_at: null, ...o,
+  kind: "api_key",
+  scope: "full",
+  owner: "a@x.test",
+  parent_id: null,
+  expires_at: null,
+  revoked_at: null,
+  p_kind: null,
+  p_owner: null,
+  p_expires_at: null,
+  p_revoked_at: null,
+  ...o,
 });
 
 describe("Authenticator", () => {
   const now = 1_000_000;
-  const code = async (p: Promise<unknown>) => p.then(() => "ok", (e: ApiError) => e.code);
+  const code = async (p: Promise<unknown>) =>
+    p.then(
+      () => "ok",
+      (e: ApiError) => e.code,
+    );
 
   it("accepts configured keys as full with a per-key subject", async () => {
     const a = new Authenticator(["k1"], null, () => now);
@@ -91,8 +107,23 @@ describe("Authenticator", () => {
     const t = table({
       [sha256Hex("tok")]: row({ kind: "session_token", scope: "tts", parent_id: parent, expires_at: now + 10 }),
       [sha256Hex("orphan")]: row({ kind: "session_token", scope: "tts", parent_id: sha256Hex("gone"), expires_at: now + 10 }),
-      [sha256Hex("child")]: row({ kind: "session_token", scope: "tts", parent_id: "p", expires_at: now + 10, p_kind: "api_key", p_revoked_at: now - 5 }),
-      [sha256Hex("viaCred")]: row({ kind: "session_token", scope: "tts", parent_id: "c", expires_at: now + 10, p_kind: "session_credential", p_owner: "b@x.test", p_expires_at: now + 100 }),
+      [sha256Hex("child")]: row({
+        kind: "session_token",
+        scope: "tts",
+        parent_id: "p",
+        expires_at: now + 10,
+        p_kind: "api_key",
+        p_revoked_at: now - 5,
+      }),
+      [sha256Hex("viaCred")]: row({
+        kind: "session_token",
+        scope: "tts",
+        parent_id: "c",
+        expires_at: now + 10,
+        p_kind: "session_credential",
+        p_owner: "b@x.test",
+        p_expires_at: now + 100,
+      }),
     });
     const a = new Authenticator(["k1"], t, () => now);
     expect(await a.resolve("tok")).toMatchObject({ scope: "tts", subject: `key:${parent}`, kind: "session_token" });
@@ -109,7 +140,14 @@ describe("Authenticator.status (a credential frozen on a socket)", () => {
       [sha256Hex("live")]: row({}),
       [sha256Hex("old")]: row({ kind: "session_credential", expires_at: now - 1 }),
       [sha256Hex("gone")]: row({ revoked_at: now - 1 }),
-      [sha256Hex("tokOfRevoked")]: row({ kind: "session_token", scope: "tts", parent_id: "p", expires_at: now + 9, p_kind: "api_key", p_revoked_at: 1 }),
+      [sha256Hex("tokOfRevoked")]: row({
+        kind: "session_token",
+        scope: "tts",
+        parent_id: "p",
+        expires_at: now + 9,
+        p_kind: "api_key",
+        p_revoked_at: 1,
+      }),
       [sha256Hex("tokOld")]: row({ kind: "session_token", scope: "tts", parent_id: sha256Hex("cfg"), expires_at: now - 1 }),
     };
     const a = new Authenticator(["cfg"], table(rows), () => now);

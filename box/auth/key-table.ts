@@ -30,7 +30,8 @@ export interface KeyTable {
 }
 
 const ROW_SQL = "SELECT kind, scope, owner, parent_id, expires_at, revoked_at FROM credentials WHERE id = ?";
-const PARENT_SQL = "SELECT kind AS p_kind, owner AS p_owner, expires_at AS p_expires_at, revoked_at AS p_revoked_at FROM credentials WHERE id = ?";
+const PARENT_SQL =
+  "SELECT kind AS p_kind, owner AS p_owner, expires_at AS p_expires_at, revoked_at AS p_revoked_at FROM credentials WHERE id = ?";
 type Row = Omit<KeyRecord, "p_kind" | "p_owner" | "p_expires_at" | "p_revoked_at">;
 type ParentRow = Pick<KeyRecord, "p_kind" | "p_owner" | "p_expires_at" | "p_revoked_at">;
 const NO_PARENT: ParentRow = { p_kind: null, p_owner: null, p_expires_at: null, p_revoked_at: null };
@@ -63,7 +64,13 @@ export async function openKeyTable(url: string): Promise<KeyTable> {
     let deepest = err as { message?: unknown; cause?: unknown };
     while (deepest?.cause) deepest = deepest.cause as typeof deepest;
     const reason = String(deepest?.message ?? deepest).split("\n")[0];
-    throw new DatabaseUnusable(path, "UNAVAILABLE", reason, "Check BOX_KEY_TABLE_URL and that the database it names is reachable from the box.", "shared");
+    throw new DatabaseUnusable(
+      path,
+      "UNAVAILABLE",
+      reason,
+      "Check BOX_KEY_TABLE_URL and that the database it names is reachable from the box.",
+      "shared",
+    );
   }
   const client = opened;
   const db = drizzle(client);

@@ -6,7 +6,7 @@ export interface Presented {
 
 export function presentedCredential(headers: Headers, url: string): Presented | null {
   const x = headers.get("x-api-key");
-  if (x && x.trim()) return { secret: x.trim(), form: "x-api-key" };
+  if (x?.trim()) return { secret: x.trim(), form: "x-api-key" };
   const auth = headers.get("authorization");
   if (auth) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);

@@ -28,7 +28,8 @@ export interface ResolvedAvatar {
   gestureAmplitude?: number;
 }
 
-const notLoaded = (id: string, what = "") => new ApiError(404, "unknown_avatar", `No avatar "${id.slice(0, 80)}" is loaded on this box${what}.`);
+const notLoaded = (id: string, what = "") =>
+  new ApiError(404, "unknown_avatar", `No avatar "${id.slice(0, 80)}" is loaded on this box${what}.`);
 
 export class AvatarRegistry {
   private readonly faces: Map<string, StockFace>;
@@ -108,7 +109,15 @@ export class AvatarRegistry {
     const m = entry.manifest;
     const frames = entry.loops ?? undefined;
     const face = frames?.takes[tone]?.still ?? entry.face;
-    return { avatarId, tone, variant: variantId(avatarId, tone), face, ...(frames ? { frames } : {}), owner: m.owner, gestureAmplitude: m.gesture_amplitude ?? 1 };
+    return {
+      avatarId,
+      tone,
+      variant: variantId(avatarId, tone),
+      face,
+      ...(frames ? { frames } : {}),
+      owner: m.owner,
+      gestureAmplitude: m.gesture_amplitude ?? 1,
+    };
   }
 
   require(id: string): ResolvedAvatar {
@@ -142,13 +151,22 @@ export class AvatarRegistry {
     const own = this.ownOf(subject);
     const uploaded = own
       .filter((e) => e.face && e.manifest.state === "ready")
-      .map(({ manifest: m }) => ({ id: m.avatar_id, label: m.name, variants: m.tones.map((t) => variantId(m.avatar_id, t as Tone)), tones: [...m.tones], preview: m.avatar_id, stock: false }));
+      .map(({ manifest: m }) => ({
+        id: m.avatar_id,
+        label: m.name,
+        variants: m.tones.map((t) => variantId(m.avatar_id, t as Tone)),
+        tones: [...m.tones],
+        preview: m.avatar_id,
+        stock: false,
+      }));
     const groups = [...stock, ...uploaded];
     const active = this.active;
     return {
       avatars: groups.flatMap((g) => g.variants),
       groups,
-      preparing: own.filter((e) => e.manifest.state === "preparing").flatMap(({ manifest: m }) => m.tones.map((t) => variantId(m.avatar_id, t as Tone))),
+      preparing: own
+        .filter((e) => e.manifest.state === "preparing")
+        .flatMap(({ manifest: m }) => m.tones.map((t) => variantId(m.avatar_id, t as Tone))),
       active,
       active_group: parseVariantId(active).avatarId,
       builds: Object.fromEntries(own.map(({ manifest: m }) => [m.avatar_id, m.builds])) as Record<string, unknown>,
@@ -160,13 +178,33 @@ export class AvatarRegistry {
     const stock = [...this.faces.values()].flatMap((f) =>
       TONES.map((t) => {
         const id = variantId(f.id, t);
-        return { id, status: "ready", kind: "stock", bytes: null as number | null, identity: f.id, emotion: t as string, active: id === active, deletable: false, registry_note: null };
+        return {
+          id,
+          status: "ready",
+          kind: "stock",
+          bytes: null as number | null,
+          identity: f.id,
+          emotion: t as string,
+          active: id === active,
+          deletable: false,
+          registry_note: null,
+        };
       }),
     );
     const own = this.ownOf(subject).flatMap(({ manifest: m }) =>
       m.tones.map((t) => {
         const id = variantId(m.avatar_id, t as Tone);
-        return { id, status: m.state as string, kind: m.source_kind as string, bytes: m.source_bytes as number | null, identity: m.avatar_id, emotion: t, active: id === active, deletable: true, registry_note: null };
+        return {
+          id,
+          status: m.state as string,
+          kind: m.source_kind as string,
+          bytes: m.source_bytes as number | null,
+          identity: m.avatar_id,
+          emotion: t,
+          active: id === active,
+          deletable: true,
+          registry_note: null,
+        };
       }),
     );
     return { videos: [...stock, ...own], active };
@@ -181,18 +219,31 @@ export class AvatarRegistry {
       if (entry && state !== "ready" && entry.manifest.tones.includes(parseVariantId(id).tone)) {
         const err =
           state === "preparing"
-            ? new ApiError(404, "avatar_not_ready", `The avatar "${id.slice(0, 80)}" is still being prepared; its preview comes when it is ready (try again in a few seconds).`)
-            : new ApiError(404, "avatar_failed", `The avatar "${id.slice(0, 80)}" could not be prepared, so it has no preview: ${entry.manifest.detail}`);
+            ? new ApiError(
+                404,
+                "avatar_not_ready",
+                `The avatar "${id.slice(0, 80)}" is still being prepared; its preview comes when it is ready (try again in a few seconds).`,
+              )
+            : new ApiError(
+                404,
+                "avatar_failed",
+                `The avatar "${id.slice(0, 80)}" could not be prepared, so it has no preview: ${entry.manifest.detail}`,
+              );
         return Promise.reject(err);
       }
-      return Promise.reject(new ApiError(404, "unknown_avatar", `No avatar "${id.slice(0, 80)}" is loaded on this box; nothing to preview.`));
+      return Promise.reject(
+        new ApiError(404, "unknown_avatar", `No avatar "${id.slice(0, 80)}" is loaded on this box; nothing to preview.`),
+      );
     }
     const key = r.owner ? `${r.owner}\n${r.avatarId}\n${r.tone}` : r.variant;
     let png = this.stills.get(key);
     if (!png) {
       // A tone with its own take already wears its expression: its still is rendered at rest.
       const ownTake = r.frames?.takes[r.tone] !== undefined;
-      png = r.owner && r.tone === "neutral" && !ownTake ? this.ownPreview(r) : renderStillPng(this.renderer, r.face, ownTake ? "neutral" : r.tone);
+      png =
+        r.owner && r.tone === "neutral" && !ownTake
+          ? this.ownPreview(r)
+          : renderStillPng(this.renderer, r.face, ownTake ? "neutral" : r.tone);
       png.catch(() => this.stills.delete(key));
       this.stills.set(key, png);
     }

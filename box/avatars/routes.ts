@@ -34,12 +34,22 @@ export function avatarRoutes(registry: AvatarRegistry, own?: Omit<OwnRouteDeps, 
       summary: "PNG still of an avatar variant",
       envelope: "flat",
       query: Type.Object({ avatar: Type.String() }),
-      responses: { 200: { contentType: "image/png", description: "PNG still" }, 404: Type.Object({ error: Type.String(), code: Type.String({ description: "unknown_avatar (unknown or not yours), avatar_not_ready (still being prepared: retry), avatar_failed" }) }) },
+      responses: {
+        200: { contentType: "image/png", description: "PNG still" },
+        404: Type.Object({
+          error: Type.String(),
+          code: Type.String({
+            description: "unknown_avatar (unknown or not yours), avatar_not_ready (still being prepared: retry), avatar_failed",
+          }),
+        }),
+      },
       handler: async ({ query }) => {
         const id = query.get("avatar");
         if (!id) throw new ApiError(404, "unknown_avatar", "Name an avatar with ?avatar=<id>.");
         const png = await registry.preview(id);
-        return new Response(png as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "private, max-age=300" } });
+        return new Response(png as Uint8Array<ArrayBuffer>, {
+          headers: { "content-type": "image/png", "cache-control": "private, max-age=300" },
+        });
       },
     }),
   ];

@@ -44,11 +44,25 @@ describe("residencyOf", () => {
 describe("buildCatalogue", () => {
   it("orders most resident first, stable within a residency", () => {
     const rows = buildCatalogue(
-      [decl("us.anthropic.a"), decl("jp.anthropic.b"), decl("au.anthropic.c"), decl("eu.anthropic.d"), decl("au.anthropic.e"), decl("apac.anthropic.f")],
+      [
+        decl("us.anthropic.a"),
+        decl("jp.anthropic.b"),
+        decl("au.anthropic.c"),
+        decl("eu.anthropic.d"),
+        decl("au.anthropic.e"),
+        decl("apac.anthropic.f"),
+      ],
       none,
       onshore,
     );
-    expect(ids(rows)).toEqual(["au.anthropic.c", "au.anthropic.e", "jp.anthropic.b", "apac.anthropic.f", "us.anthropic.a", "eu.anthropic.d"]);
+    expect(ids(rows)).toEqual([
+      "au.anthropic.c",
+      "au.anthropic.e",
+      "jp.anthropic.b",
+      "apac.anthropic.f",
+      "us.anthropic.a",
+      "eu.anthropic.d",
+    ]);
     expect(rows.map((r) => r.residency)).toEqual(["au", "au", "apac", "apac", "global", "global"]);
   });
 
@@ -77,8 +91,16 @@ describe("buildCatalogue", () => {
   });
 
   it("drops an offshore copy of the same date, an older one, or one without a date", () => {
-    const same = buildCatalogue([decl("au.anthropic.x", { released: "2025-01-01" }), decl("us.anthropic.x", { released: "2025-01-01" })], none, onshore);
-    const older = buildCatalogue([decl("au.anthropic.x", { released: "2025-01-01" }), decl("us.anthropic.x", { released: "2024-01-01" })], none, onshore);
+    const same = buildCatalogue(
+      [decl("au.anthropic.x", { released: "2025-01-01" }), decl("us.anthropic.x", { released: "2025-01-01" })],
+      none,
+      onshore,
+    );
+    const older = buildCatalogue(
+      [decl("au.anthropic.x", { released: "2025-01-01" }), decl("us.anthropic.x", { released: "2024-01-01" })],
+      none,
+      onshore,
+    );
     const undated = buildCatalogue([decl("au.anthropic.x"), decl("us.anthropic.x", { released: "2026-01-01" })], none, onshore);
     expect(ids(same)).toEqual(["au.anthropic.x"]);
     expect(ids(older)).toEqual(["au.anthropic.x"]);
@@ -116,25 +138,46 @@ describe("buildCatalogue", () => {
   });
 
   it("makes every row selectable with the opt-in", () => {
-    const rows = buildCatalogue([decl("au.anthropic.a"), decl("apac.anthropic.b"), decl("us.anthropic.c")], none, { allowOffshore: true, inCountry: true });
+    const rows = buildCatalogue([decl("au.anthropic.a"), decl("apac.anthropic.b"), decl("us.anthropic.c")], none, {
+      allowOffshore: true,
+      inCountry: true,
+    });
     expect(rows.map((r) => r.selectable)).toEqual([true, true, true]);
   });
 
   it("reports no capabilities for an unprobed model", () => {
     const [row] = buildCatalogue([decl("au.anthropic.a")], none, onshore);
-    expect(row).toMatchObject({ supports_sampling: false, supports_effort: false, effort_max: false, reasoning: "none", default_reasoning: UNPROBED.default_reasoning });
+    expect(row).toMatchObject({
+      supports_sampling: false,
+      supports_effort: false,
+      effort_max: false,
+      reasoning: "none",
+      default_reasoning: UNPROBED.default_reasoning,
+    });
     expect("forced_tool_choice_supported" in row).toBe(false);
   });
 
   it("takes capability flags from the probe of that id", () => {
-    const probe: ModelProbe = { supports_sampling: true, supports_effort: true, effort_max: true, reasoning: "adaptive", default_reasoning: "medium" };
+    const probe: ModelProbe = {
+      supports_sampling: true,
+      supports_effort: true,
+      effort_max: true,
+      reasoning: "adaptive",
+      default_reasoning: "medium",
+    };
     const rows = buildCatalogue([decl("au.anthropic.a"), decl("au.anthropic.b")], new Map([["au.anthropic.a", probe]]), onshore);
     expect(rows[0]).toMatchObject(probe);
     expect(rows[1].supports_sampling).toBe(false);
   });
 
   it("shows forced_tool_choice_supported only when the probe says false", () => {
-    const base: ModelProbe = { supports_sampling: true, supports_effort: false, effort_max: false, reasoning: "budget", default_reasoning: "low" };
+    const base: ModelProbe = {
+      supports_sampling: true,
+      supports_effort: false,
+      effort_max: false,
+      reasoning: "budget",
+      default_reasoning: "low",
+    };
     const probes = new Map<string, ModelProbe>([
       ["au.anthropic.no", { ...base, forced_tool_choice_supported: false }],
       ["au.anthropic.yes", { ...base, forced_tool_choice_supported: true }],
@@ -149,7 +192,19 @@ describe("buildCatalogue", () => {
   it("produces rows with exactly the spec's fields", () => {
     const rows = buildCatalogue([decl("au.anthropic.a", { tiers: ["quality", "fast"], released: "2025-01-01" })], none, onshore);
     expect(Object.keys(rows[0]).sort()).toEqual(
-      ["id", "label", "tiers", "supports_sampling", "supports_effort", "effort_max", "reasoning", "default_reasoning", "provider", "residency", "selectable"].sort(),
+      [
+        "id",
+        "label",
+        "tiers",
+        "supports_sampling",
+        "supports_effort",
+        "effort_max",
+        "reasoning",
+        "default_reasoning",
+        "provider",
+        "residency",
+        "selectable",
+      ].sort(),
     );
     expect(Value.Check(CatalogueRow, rows[0])).toBe(true);
   });

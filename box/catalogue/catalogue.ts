@@ -14,11 +14,37 @@ export interface CatalogueOptions {
 
 /** Geography prefixes whose traffic stays in Asia-Pacific but may leave Australia. */
 export const APAC_PREFIXES: ReadonlySet<string> = new Set([
-  "apac", "ap", "jp", "kr", "sg", "in", "id", "my", "th", "ph", "vn", "hk", "tw", "nz", "cn",
+  "apac",
+  "ap",
+  "jp",
+  "kr",
+  "sg",
+  "in",
+  "id",
+  "my",
+  "th",
+  "ph",
+  "vn",
+  "hk",
+  "tw",
+  "nz",
+  "cn",
 ]);
 /** Other prefixes known to be geographies (all reported `global`). */
 const OTHER_GEO_PREFIXES: ReadonlySet<string> = new Set([
-  "us", "us-gov", "eu", "global", "ca", "uk", "sa", "me", "af", "il", "mx", "br", "latam",
+  "us",
+  "us-gov",
+  "eu",
+  "global",
+  "ca",
+  "uk",
+  "sa",
+  "me",
+  "af",
+  "il",
+  "mx",
+  "br",
+  "latam",
 ]);
 
 /**

@@ -17,7 +17,10 @@ describe("parseModelList", () => {
   });
 
   it("reads declarations in order", () => {
-    const { decls, probes } = parse([entry(), entry({ id: "us.anthropic.claude-haiku", label: "Haiku", tiers: ["fast"], released: "2025-05-01" })]);
+    const { decls, probes } = parse([
+      entry(),
+      entry({ id: "us.anthropic.claude-haiku", label: "Haiku", tiers: ["fast"], released: "2025-05-01" }),
+    ]);
     expect(decls).toEqual([
       { id: "au.anthropic.claude-sonnet", label: "Claude Sonnet", provider: "anthropic", tiers: ["quality"] },
       { id: "us.anthropic.claude-haiku", label: "Haiku", provider: "anthropic", tiers: ["fast"], released: "2025-05-01" },
@@ -31,7 +34,14 @@ describe("parseModelList", () => {
   });
 
   it("reads a full probe", () => {
-    const probe = { supports_sampling: true, supports_effort: true, effort_max: false, reasoning: "adaptive", default_reasoning: "low", forced_tool_choice_supported: false };
+    const probe = {
+      supports_sampling: true,
+      supports_effort: true,
+      effort_max: false,
+      reasoning: "adaptive",
+      default_reasoning: "low",
+      forced_tool_choice_supported: false,
+    };
     const { probes } = parse([entry({ probe })]);
     expect(probes.get("au.anthropic.claude-sonnet")).toEqual(probe);
   });

@@ -64,7 +64,12 @@ describe("LiveSpeech on a streaming voice", () => {
       rig.session.interrupt();
       for (let i = 0; i < 25; i++) await rig.step();
       expect(await done).toEqual(["A first clause that is heard."]);
-      expect(fake.of("speech").slice(before).map((r) => (r.body as { text: string }).text)).toEqual(["A first clause that is heard."]);
+      expect(
+        fake
+          .of("speech")
+          .slice(before)
+          .map((r) => (r.body as { text: string }).text),
+      ).toEqual(["A first clause that is heard."]);
     } finally {
       rig.close();
     }

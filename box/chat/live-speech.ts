@@ -50,22 +50,24 @@ export class LiveSpeech {
   say(text: string, tone: Tone): void {
     // A timer hop first: the frame that announced this clause is flushed to its socket before
     // synthesis (a few ms of blocking native work) runs.
-    this.chain = this.chain.then(() => new Promise<void>((r) => setTimeout(r, 1))).then(async () => {
-      if (this.stopped) return;
-      try {
-        // The face showing now (a call can switch faces mid-turn) names its voice when nothing else does.
-        const g = await this.speaker.live(text, tone, { ...this.pick, avatar: this.session.avatar.avatarId }, this.signal);
-        // Prepared early: it goes on arriving here (and the clauses after it wait) until confirmed.
-        if (this.gate && !(await this.gate.decided)) return;
+    this.chain = this.chain
+      .then(() => new Promise<void>((r) => setTimeout(r, 1)))
+      .then(async () => {
         if (this.stopped) return;
-        const s = this.session.sayStream(g, this.correlationId);
-        this.scheduled.set(s.id, text);
-        this.lastId = s.id;
-        await g.finished;
-      } catch (err) {
-        if (!this.signal?.aborted) log.error("clause not spoken", { error: (err as Error).message });
-      }
-    });
+        try {
+          // The face showing now (a call can switch faces mid-turn) names its voice when nothing else does.
+          const g = await this.speaker.live(text, tone, { ...this.pick, avatar: this.session.avatar.avatarId }, this.signal);
+          // Prepared early: it goes on arriving here (and the clauses after it wait) until confirmed.
+          if (this.gate && !(await this.gate.decided)) return;
+          if (this.stopped) return;
+          const s = this.session.sayStream(g, this.correlationId);
+          this.scheduled.set(s.id, text);
+          this.lastId = s.id;
+          await g.finished;
+        } catch (err) {
+          if (!this.signal?.aborted) log.error("clause not spoken", { error: (err as Error).message });
+        }
+      });
   }
 
   /**

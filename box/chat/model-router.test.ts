@@ -97,6 +97,8 @@ describe("ModelRouter health", () => {
     await router.load();
     expect(router.state).toBe("not_configured");
     const r = await readiness(sourcesOf(router), "s");
-    expect(r.reason).toBe("The language model is not configured (no provider is set: BOX_OPENAI_BASE_URL, BOX_ANTHROPIC_BASE_URL and BOX_BEDROCK_REGION are all empty).");
+    expect(r.reason).toBe(
+      "The language model is not configured (no provider is set: BOX_OPENAI_BASE_URL, BOX_ANTHROPIC_BASE_URL and BOX_BEDROCK_REGION are all empty).",
+    );
   });
 });

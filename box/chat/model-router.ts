@@ -73,7 +73,12 @@ export class ModelRouter {
     // A provider that is down may be the one that lists this model.
     const down = this.slots.filter((s) => s.health.state !== "ready");
     if (down.length) return { state: overall(down), detail: downDetail(down) };
-    return { state: "unavailable", detail: modelId ? `no provider serves the chosen model "${modelId}"` : "the settings name no model and the catalogue has none to choose" };
+    return {
+      state: "unavailable",
+      detail: modelId
+        ? `no provider serves the chosen model "${modelId}"`
+        : "the settings name no model and the catalogue has none to choose",
+    };
   }
 
   /** The provider serving a model, wrapped so that each reply reports to its health. */
@@ -118,7 +123,8 @@ export class ModelRouter {
     slot.models = models;
     slot.probes = probes;
     this.rebuild();
-    if (!models.length && !this.configured.decls.some((d) => d.provider === slot.provider.id)) throw new Error(`${slot.provider.id} lists no models`);
+    if (!models.length && !this.configured.decls.some((d) => d.provider === slot.provider.id))
+      throw new Error(`${slot.provider.id} lists no models`);
     // The list can answer while replies fail; only a reply shows that replies work again.
     if (slot.failedModel) await ping(slot.provider, slot.failedModel, timeout);
   }
@@ -152,7 +158,14 @@ export class ModelRouter {
 async function ping(provider: LlmProvider, model: string, timeoutMs: number): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    for await (const _ of provider.stream({ model, system: "Reply with one word.", messages: [{ role: "user", content: "ping" }], maxTokens: 1, signal })) break;
+    for await (const _ of provider.stream({
+      model,
+      system: "Reply with one word.",
+      messages: [{ role: "user", content: "ping" }],
+      maxTokens: 1,
+      signal,
+    }))
+      break;
   } catch (err) {
     if (signal.aborted) throw new Error(`${provider.id} did not answer within ${timeoutMs} ms`);
     if (isOutage(err)) throw err;

@@ -28,6 +28,14 @@ export class ModerationScreen {
       flagged = true;
       return "";
     });
-    return { text: flagged ? out.replace(/\s{2,}/g, " ").replace(/\s+([,.!?;:])/g, "$1").trim() : text, flagged };
+    return {
+      text: flagged
+        ? out
+            .replace(/\s{2,}/g, " ")
+            .replace(/\s+([,.!?;:])/g, "$1")
+            .trim()
+        : text,
+      flagged,
+    };
   }
 }

@@ -48,5 +48,11 @@ export class NdjsonStream {
 
 /** `Accept: application/x-ndjson` anywhere among the values (case-insensitive), or `stream: true`. */
 export function wantsStream(accept: string | null, body: Record<string, unknown>): boolean {
-  return body.stream === true || (accept ?? "").toLowerCase().split(",").some((v) => v.split(";")[0].trim() === "application/x-ndjson");
+  return (
+    body.stream === true ||
+    (accept ?? "")
+      .toLowerCase()
+      .split(",")
+      .some((v) => v.split(";")[0].trim() === "application/x-ndjson")
+  );
 }

@@ -14,7 +14,8 @@ const A = "audio_key_a";
 const B = "audio_key_b";
 const CAP = 1024 * 1024; // BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT=1
 // About eight seconds of speech: a few hundred KB of WAV at the engine's rate.
-const LONG = "This reply is deliberately long, so that each one takes a good few seconds of speech and a handful of them fill the small allowance this test gives each credential.";
+const LONG =
+  "This reply is deliberately long, so that each one takes a good few seconds of speech and a handful of them fill the small allowance this test gives each credential.";
 const DAY = 86_400_000;
 
 let fake: FakeOpenAi;
@@ -23,12 +24,22 @@ let dataDir: string;
 let audioDir: string;
 
 const chat = async (key: string) => {
-  const r = await fetch(box.url + "/api/chat", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ message: "talk" }) });
+  const r = await fetch(box.url + "/api/chat", {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ message: "talk" }),
+  });
   expect(r.status).toBe(200);
   return ((await r.json()) as any).audio as string;
 };
 const offer = async (key: string, audio: string) =>
-  (await fetch(box.url + "/offer", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ sdp: "not sdp", type: "offer", audio }) })).json() as Promise<any>;
+  (
+    await fetch(box.url + "/offer", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ sdp: "not sdp", type: "offer", audio }),
+    })
+  ).json() as Promise<any>;
 const sidecar = (wav: string) => JSON.parse(readFileSync(join(audioDir, wav.replace(/\.wav$/, ".json")), "utf8"));
 const bytes = (wav: string) => statSync(join(audioDir, wav)).size + statSync(join(audioDir, wav.replace(/\.wav$/, ".json"))).size;
 const plant = (name: string, meta: object) => {
@@ -41,7 +52,13 @@ beforeAll(async () => {
   audioDir = join(dataDir, "audio");
   mkdirSync(audioDir, { recursive: true });
   // Left by an earlier run: a reply two days old (swept at start) and an old upload (kept).
-  plant(`reply-${Date.now() - 2 * DAY}-0a0b0c0d.wav`, { text: "old", tone: "neutral", kind: "reply", subject: "key:someone", created_ms: Date.now() - 2 * DAY });
+  plant(`reply-${Date.now() - 2 * DAY}-0a0b0c0d.wav`, {
+    text: "old",
+    tone: "neutral",
+    kind: "reply",
+    subject: "key:someone",
+    created_ms: Date.now() - 2 * DAY,
+  });
   plant("my-upload.wav", { text: "", tone: null, kind: "upload", created_ms: Date.now() - 30 * DAY });
   fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: LONG }] });
   box = await spawnBox({ BOX_API_KEYS: `${A},${B}`, BOX_OPENAI_BASE_URL: fake.url, BOX_REPLY_AUDIO_MAX_MB_PER_SUBJECT: "1" }, { dataDir });
@@ -66,7 +83,9 @@ describe("reply audio retention", () => {
     const subjectA = `key:${createHash("sha256").update(A).digest("hex")}`;
     while (a.length < 8) {
       a.push(await chat(A));
-      const left = readdirSync(audioDir).filter((n) => a.includes(n)).sort();
+      const left = readdirSync(audioDir)
+        .filter((n) => a.includes(n))
+        .sort();
       // What is left of A is its newest replies, within the cap (or the newest one alone).
       expect(left).toEqual(a.slice(a.length - left.length).sort());
       expect(left.length === 1 || left.reduce((n, f) => n + bytes(f), 0) <= CAP).toBe(true);

@@ -55,9 +55,18 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
       path: "/api/chat",
       summary: "One conversational turn: into the live session, or synthesised for /offer; NDJSON when asked",
       envelope: "flat",
-      body: Type.Object({ message: Type.String(), voice: Type.Optional(Type.String()), voice_provider: Type.Optional(Type.String()), avatar: Type.Optional(Type.String()), stream: Type.Optional(Type.Boolean()) }),
+      body: Type.Object({
+        message: Type.String(),
+        voice: Type.Optional(Type.String()),
+        voice_provider: Type.Optional(Type.String()),
+        avatar: Type.Optional(Type.String()),
+        stream: Type.Optional(Type.Boolean()),
+      }),
       responses: {
-        200: { contentType: "application/json or application/x-ndjson", description: "Reply body, or one JSON frame per line (reply_chunk, tool, tool_call_*, reply | error)" },
+        200: {
+          contentType: "application/json or application/x-ndjson",
+          description: "Reply body, or one JSON frame per line (reply_chunk, tool, tool_call_*, reply | error)",
+        },
         400: Flat,
         429: Flat,
         502: Type.Object({ error: Type.String(), code: Type.String(), interrupted: Type.Optional(Type.Boolean()) }),
@@ -66,7 +75,8 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 256 * 1024 });
         const message = typeof body.message === "string" ? body.message.trim() : "";
-        if (typeof body.message !== "string" && body.message !== undefined) throw new ApiError(400, "invalid_body", "message must be a string.");
+        if (typeof body.message !== "string" && body.message !== undefined)
+          throw new ApiError(400, "invalid_body", "message must be a string.");
         if (!message) throw new ApiError(400, "blank_message", "message is blank: send what the person said.");
         if (message.length > 16_000) throw new ApiError(400, "message_too_long", "message is over 16000 characters.");
         const pick = await checkVoice(body, principal.subject);
@@ -78,16 +88,43 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
         const identity = avatar.avatarId;
         const replyBody = async (o: TurnOutcome) =>
           session
-            ? { reply: o.reply, tone: o.tone, avatar: session.speakingFace, tools: o.tools, streamed: true as const, identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) }
-            : { reply: o.reply, tone: o.tone, audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, { ...pick, avatar: identity }), identity, tones: [...TONES], voice_notice: await noticeOf(principal.subject) };
+            ? {
+                reply: o.reply,
+                tone: o.tone,
+                avatar: session.speakingFace,
+                tools: o.tools,
+                streamed: true as const,
+                identity,
+                tones: [...TONES],
+                voice_notice: await noticeOf(principal.subject),
+              }
+            : {
+                reply: o.reply,
+                tone: o.tone,
+                audio: await d.audio.synthesise(d.speaker, o.reply, o.tone, { ...pick, avatar: identity }),
+                identity,
+                tones: [...TONES],
+                voice_notice: await noticeOf(principal.subject),
+              };
 
         if (!stream) {
-          const out = await d.engine.run(prepared, { subject: principal.subject, message, kind: session ? "live" : "one_shot", session, voice: pick.voice, voiceProvider: pick.provider, offerCustomTools: false, toolOwner: principal.subject, emit: () => true });
+          const out = await d.engine.run(prepared, {
+            subject: principal.subject,
+            message,
+            kind: session ? "live" : "one_shot",
+            session,
+            voice: pick.voice,
+            voiceProvider: pick.provider,
+            offerCustomTools: false,
+            toolOwner: principal.subject,
+            emit: () => true,
+          });
           return replyBody(out);
         }
 
         const count = streaming.get(principal.subject) ?? 0;
-        if (count >= MAX_STREAMED_TURNS) throw new ApiError(429, "too_many_turns", `At most ${MAX_STREAMED_TURNS} streamed turns can run at once per credential.`);
+        if (count >= MAX_STREAMED_TURNS)
+          throw new ApiError(429, "too_many_turns", `At most ${MAX_STREAMED_TURNS} streamed turns can run at once per credential.`);
         streaming.set(principal.subject, count + 1);
         let released = false;
         const release = () => {
@@ -120,7 +157,8 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
           .then(async (o) => gone.aborted || nd.write({ type: "reply", ...(await replyBody(o)) }))
           .catch((err) => {
             if (nd.written === 0) throw err; // nothing sent yet: answer with a status instead
-            const e = err instanceof ApiError ? errorBody(err, "flat") : { error: err instanceof UpstreamError ? err.message : "The turn failed." };
+            const e =
+              err instanceof ApiError ? errorBody(err, "flat") : { error: err instanceof UpstreamError ? err.message : "The turn failed." };
             nd.write({ type: "error", error: e.error, ...(e.interrupted ? { interrupted: true } : {}) });
           })
           .finally(() => {
@@ -138,8 +176,18 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
       path: "/api/chat/tool_result",
       summary: "The application's result for a custom tool call of a typed turn (same credential)",
       envelope: "flat",
-      body: Type.Object({ call_id: Type.String(), ok: Type.Boolean(), result: Type.Optional(Type.Unknown()), error: Type.Optional(Type.String()) }),
-      responses: { 200: Type.Union([Type.Object({ ok: Type.Literal(true), disposition: Type.Literal("accepted") }), Type.Object({ ok: Type.Literal(false), disposition: Type.Literal("ignored"), reason: Type.String() })]) },
+      body: Type.Object({
+        call_id: Type.String(),
+        ok: Type.Boolean(),
+        result: Type.Optional(Type.Unknown()),
+        error: Type.Optional(Type.String()),
+      }),
+      responses: {
+        200: Type.Union([
+          Type.Object({ ok: Type.Literal(true), disposition: Type.Literal("accepted") }),
+          Type.Object({ ok: Type.Literal(false), disposition: Type.Literal("ignored"), reason: Type.String() }),
+        ]),
+      },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 512 * 1024 });
         if (typeof body.ok !== "boolean") throw new ApiError(400, "invalid_body", "ok must be true or false.");

@@ -6,7 +6,13 @@ import { RESPONSE_TO_USER } from "../../shared/wire/settings.ts";
 export type ArgsCheck = { ok: true; args: Record<string, unknown>; holdingLine: string | null } | { ok: false; why: string };
 
 function check(schema: ParameterSchema, value: unknown, path: string): { value: unknown } | { why: string } {
-  const s = schema as { type: string; properties?: Record<string, ParameterSchema>; required?: string[]; enum?: unknown[]; items?: ParameterSchema };
+  const s = schema as {
+    type: string;
+    properties?: Record<string, ParameterSchema>;
+    required?: string[];
+    enum?: unknown[];
+    items?: ParameterSchema;
+  };
   const fail = (why: string) => ({ why: `${path || "arguments"} ${why}` });
   switch (s.type) {
     case "object": {
@@ -73,6 +79,9 @@ export function offeredParameters(schema: ParameterSchema): ParameterSchema {
   const s = schema as { properties?: Record<string, unknown> };
   return {
     ...schema,
-    properties: { ...(s.properties ?? {}), [RESPONSE_TO_USER]: { type: "string", description: "A short line to say to the person while this runs." } },
+    properties: {
+      ...(s.properties ?? {}),
+      [RESPONSE_TO_USER]: { type: "string", description: "A short line to say to the person while this runs." },
+    },
   } as ParameterSchema;
 }

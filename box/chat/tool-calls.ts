@@ -33,14 +33,21 @@ export class ToolCalls {
     }
     return new Promise((resolve) => {
       const p: Pending = { owner, mode, resolve };
-      p.timer = setTimeout(() => this.settle(callId, { ok: false, reason: "timeout" }, "the result came after the call timed out"), timeoutSeconds * 1000);
+      p.timer = setTimeout(
+        () => this.settle(callId, { ok: false, reason: "timeout" }, "the result came after the call timed out"),
+        timeoutSeconds * 1000,
+      );
       this.pending.set(callId, p);
     });
   }
 
   /** Ends a waiting call without a result (interrupt, socket closed). */
   fail(callId: string, reason: FailReason): void {
-    this.settle(callId, { ok: false, reason }, reason === "cancelled" ? "the call was cancelled" : "the session that owned the call has closed");
+    this.settle(
+      callId,
+      { ok: false, reason },
+      reason === "cancelled" ? "the call was cancelled" : "the session that owned the call has closed",
+    );
   }
 
   /** Fails every waiting call of an owner (its socket closed). */
@@ -58,7 +65,10 @@ export class ToolCalls {
       if (e && e.owner === owner) return { ok: false, disposition: "ignored", reason: e.why };
       return { ok: false, disposition: "ignored", reason: "unknown call_id" };
     }
-    const outcome: CallOutcome = ok === true ? { ok: true, result } : { ok: false, reason: "host_error", error: typeof error === "string" ? error.slice(0, 200) : "The tool failed." };
+    const outcome: CallOutcome =
+      ok === true
+        ? { ok: true, result }
+        : { ok: false, reason: "host_error", error: typeof error === "string" ? error.slice(0, 200) : "The tool failed." };
     this.settle(callId, outcome, "a result for this call was already received");
     return { ok: true, disposition: "accepted" };
   }
@@ -88,7 +98,10 @@ export function resultForModel(outcome: CallOutcome): { content: string; isError
   let json = JSON.stringify(outcome.result ?? null) ?? "null";
   const CAP = 8 * 1024;
   if (Buffer.byteLength(json) > CAP) {
-    json = Buffer.from(json).subarray(0, CAP).toString("utf8").replace(/\uFFFD+$/, "");
+    json = Buffer.from(json)
+      .subarray(0, CAP)
+      .toString("utf8")
+      .replace(/\uFFFD+$/, "");
     return { content: JSON.stringify({ application_data_truncated: json, note: "truncated at 8 KB" }), isError: false };
   }
   return { content: JSON.stringify({ application_data: JSON.parse(json) }), isError: false };

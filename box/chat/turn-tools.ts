@@ -33,9 +33,18 @@ export class TurnTools {
   ) {}
 
   specs(custom: CustomTool[] | null): ToolSpec[] {
-    const out: ToolSpec[] = [...this.builtins.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as unknown as Record<string, unknown> }));
+    const out: ToolSpec[] = [...this.builtins.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters as unknown as Record<string, unknown>,
+    }));
     for (const t of custom ?? []) {
-      if (t.enabled) out.push({ name: t.name, description: t.description, parameters: offeredParameters(t.parameters) as unknown as Record<string, unknown> });
+      if (t.enabled)
+        out.push({
+          name: t.name,
+          description: t.description,
+          parameters: offeredParameters(t.parameters) as unknown as Record<string, unknown>,
+        });
     }
     return out;
   }
@@ -47,7 +56,9 @@ export class TurnTools {
       ctx.emit({ type: "tool", name, label: builtin.label });
       ctx.labels.push(builtin.label);
       const r = await runBuiltin(this.builtins, name, args, { timeZone: ctx.timeZone, signal: ctx.signal });
-      return r.ok ? resultForModel({ ok: true, result: r.result }) : resultForModel({ ok: false, reason: r.reason === "not_enabled" ? "not_enabled" : "host_error", error: r.error });
+      return r.ok
+        ? resultForModel({ ok: true, result: r.result })
+        : resultForModel({ ok: false, reason: r.reason === "not_enabled" ? "not_enabled" : "host_error", error: r.error });
     }
     const callId = this.calls.newCallId();
     const def = custom?.find((t) => t.name === name);
@@ -55,7 +66,7 @@ export class TurnTools {
       ctx.emit({ type: "tool_call_failed", call_id: callId, name, reason });
       return resultForModel({ ok: false, reason, error });
     };
-    if (!def || !def.enabled) return failed("not_enabled", `The tool "${name}" is not available.`);
+    if (!def?.enabled) return failed("not_enabled", `The tool "${name}" is not available.`);
     const checked = checkToolArgs(def.parameters, args);
     if (!checked.ok) return failed("invalid_args", `The arguments did not fit the tool: ${checked.why}.`.slice(0, 200));
     const started = performance.now();

@@ -15,14 +15,23 @@ const A = "conv_key_a";
 const B = "conv_key_b";
 const dataDir = mkdtempSync(join(tmpdir(), "box-conv-"));
 let box: RunningBox;
-let ids: string[] = [];
+const ids: string[] = [];
 
 beforeAll(async () => {
   // Seed the volume the way the turn engine writes it, then start the box on it.
   const db = await openBoxDb(dataDir);
-  const svc = new ConversationService(new ConversationStore(db.db), new TranscriptFiles(join(dataDir, "transcripts")), new CursorCodec(Buffer.alloc(32)));
+  const svc = new ConversationService(
+    new ConversationStore(db.db),
+    new TranscriptFiles(join(dataDir, "transcripts")),
+    new CursorCodec(Buffer.alloc(32)),
+  );
   for (let i = 0; i < 3; i++) {
-    ids.push(await svc.appendTurns(`key:${sha256Hex(A)}`, [{ role: "user", text: `question ${i}`, ts: 100 + i, tone: null }, { role: "assistant", text: `answer ${i}`, ts: 101 + i, tone: "happy" }]));
+    ids.push(
+      await svc.appendTurns(`key:${sha256Hex(A)}`, [
+        { role: "user", text: `question ${i}`, ts: 100 + i, tone: null },
+        { role: "assistant", text: `answer ${i}`, ts: 101 + i, tone: "happy" },
+      ]),
+    );
     await svc.reset(`key:${sha256Hex(A)}`);
   }
   db.client.close();
@@ -94,18 +103,54 @@ describe("readiness and the OpenAPI document", () => {
   it("GET /api/chat/status has every field; not ready with reason naming what is down", async () => {
     const r = await call(A, "GET", "/api/chat/status");
     expect(Object.keys(r.json).sort()).toEqual(
-      ["ready", "llm", "tts", "voice", "transcribe", "voice_origin", "voice_provider", "llm_state", "tts_state", "llm_detail", "tts_detail", "starting", "voice_notice", "reason"].sort(),
+      [
+        "ready",
+        "llm",
+        "tts",
+        "voice",
+        "transcribe",
+        "voice_origin",
+        "voice_provider",
+        "llm_state",
+        "tts_state",
+        "llm_detail",
+        "tts_detail",
+        "starting",
+        "voice_notice",
+        "reason",
+      ].sort(),
     );
     expect(r.json.ready).toBe(r.json.llm && r.json.tts);
     expect(r.json.llm).toBe(false);
     expect(r.json.reason).toMatch(/language model/i);
-    expect(r.json).toMatchObject({ tts: true, tts_state: "ready", voice_provider: "espeak", voice_origin: "box", llm_state: "not_configured", starting: false, voice_notice: "" });
+    expect(r.json).toMatchObject({
+      tts: true,
+      tts_state: "ready",
+      voice_provider: "espeak",
+      voice_origin: "box",
+      llm_state: "not_configured",
+      starting: false,
+      voice_notice: "",
+    });
   });
 
   it("GET /openapi.json is OpenAPI 3.1 and covers the box's routes", async () => {
     const doc = (await (await fetch(box.url + "/openapi.json")).json()) as any;
     expect(doc.openapi).toBe("3.1.0");
-    const want = [["get", "/health"], ["get", "/api/stats"], ["post", "/disconnect"], ["post", "/api/interrupt"], ["post", "/v1/streaming.create_token"], ["get", "/api/chat/status"], ["get", "/api/settings"], ["post", "/api/settings"], ["get", "/conversations"], ["get", "/conversations/{id}"], ["delete", "/conversations/{id}"], ["post", "/api/chat/reset"]];
+    const want = [
+      ["get", "/health"],
+      ["get", "/api/stats"],
+      ["post", "/disconnect"],
+      ["post", "/api/interrupt"],
+      ["post", "/v1/streaming.create_token"],
+      ["get", "/api/chat/status"],
+      ["get", "/api/settings"],
+      ["post", "/api/settings"],
+      ["get", "/conversations"],
+      ["get", "/conversations/{id}"],
+      ["delete", "/conversations/{id}"],
+      ["post", "/api/chat/reset"],
+    ];
     for (const [m, p] of want) expect(doc.paths[p]?.[m], `${m} ${p}`).toBeDefined();
     expect(doc.paths["/api/settings"].post["x-policy"]).toBe("full");
   });

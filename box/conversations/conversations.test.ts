@@ -22,7 +22,12 @@ beforeEach(async () => {
   clock = 1000;
   dir = mkdtempSync(join(tmpdir(), "conv-"));
   db = await openBoxDb(dir);
-  svc = new ConversationService(new ConversationStore(db.db), new TranscriptFiles(join(dir, "t")), new CursorCodec(randomBytes(32)), () => clock);
+  svc = new ConversationService(
+    new ConversationStore(db.db),
+    new TranscriptFiles(join(dir, "t")),
+    new CursorCodec(randomBytes(32)),
+    () => clock,
+  );
 });
 afterEach(() => {
   db.client.close();
@@ -33,9 +38,24 @@ const turn = (role: "user" | "assistant", text: string) => ({ role, text, ts: cl
 
 describe("pageLimit", () => {
   it.each([
-    [null, 20], ["", 20], ["abc", 20], ["7", 7], ["500", 50], ["0", 1], ["1e3", 20], ["99999999999999999999", 50],
+    [null, 20],
+    ["", 20],
+    ["abc", 20],
+    ["7", 7],
+    ["500", 50],
+    ["0", 1],
+    ["1e3", 20],
+    ["99999999999999999999", 50],
     // Only plain digits are a number here: a sign, a space, an exponent or a fraction uses the default.
-    ["-3", 20], ["-5", 20], [" 10", 20], ["10 ", 20], ["1e1", 20], ["10.5", 20], ["+10", 20], ["0x10", 20], ["１０", 20],
+    ["-3", 20],
+    ["-5", 20],
+    [" 10", 20],
+    ["10 ", 20],
+    ["1e1", 20],
+    ["10.5", 20],
+    ["+10", 20],
+    ["0x10", 20],
+    ["１０", 20],
   ])("%j → %s", (raw, n) => {
     expect(pageLimit(raw as string | null)).toBe(n);
   });
@@ -43,8 +63,18 @@ describe("pageLimit", () => {
 
 describe("GET /conversations?limit= over the box app", () => {
   it.each([
-    ["", 20], ["limit=", 20], ["limit=-5", 20], ["limit=%2010", 20], ["limit=10%20", 20], ["limit=1e1", 20], ["limit=10.5", 20],
-    ["limit=%2B10", 20], ["limit=+10", 20], ["limit=0", 1], ["limit=7", 7], ["limit=999", 25],
+    ["", 20],
+    ["limit=", 20],
+    ["limit=-5", 20],
+    ["limit=%2010", 20],
+    ["limit=10%20", 20],
+    ["limit=1e1", 20],
+    ["limit=10.5", 20],
+    ["limit=%2B10", 20],
+    ["limit=+10", 20],
+    ["limit=0", 1],
+    ["limit=7", 7],
+    ["limit=999", 25],
   ])("?%s → %i rows", async (query, rows) => {
     for (let i = 0; i < 25; i++) {
       clock++;
@@ -79,7 +109,10 @@ describe("ConversationService", () => {
     expect(next_cursor).toBeNull();
     expect(items).toEqual([{ id, title: "Hello there", preview: "Tell me a joke", turns: 3, created_at: 1000, updated_at: 1001 }]);
     const one = await svc.read("s1", id);
-    expect(one).toMatchObject({ id, turns: [{ role: "user", text: "Hello there", ts: 1000, tone: null }, { role: "assistant" }, { role: "user" }] });
+    expect(one).toMatchObject({
+      id,
+      turns: [{ role: "user", text: "Hello there", ts: 1000, tone: null }, { role: "assistant" }, { role: "user" }],
+    });
     expect((one.turns as unknown[]).length).toBe(3);
   });
 

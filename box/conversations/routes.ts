@@ -2,7 +2,12 @@
 import { Type } from "@sinclair/typebox";
 import { route, type RouteDef } from "../http/route.ts";
 import type { ConversationService } from "./service.ts";
-import { ChatResetAnswerSchema, ConversationPageSchema, ConversationSchema, DeletedConversationSchema } from "../../shared/wire/conversations.ts";
+import {
+  ChatResetAnswerSchema,
+  ConversationPageSchema,
+  ConversationSchema,
+  DeletedConversationSchema,
+} from "../../shared/wire/conversations.ts";
 
 const FlatError = Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) });
 

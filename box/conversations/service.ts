@@ -1,7 +1,7 @@
 // Implements: Resources: Conversation; GET/DELETE /conversations...; POST /api/chat/reset.
 import { randomBytes } from "node:crypto";
 import { ApiError } from "../../shared/errors/api-error.ts";
-import { CursorCodec, pageLimit } from "./cursor.ts";
+import { type CursorCodec, pageLimit } from "./cursor.ts";
 import type { ConversationStore, ConversationRow } from "./store.ts";
 import { isSafeConversationId, type TranscriptFiles, type TranscriptTurn } from "./transcripts.ts";
 

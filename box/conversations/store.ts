@@ -12,18 +12,30 @@ export class ConversationStore {
   async page(subject: string, limit: number, after: CursorPosition | null): Promise<ConversationRow[]> {
     const mine = eq(conversations.subject, subject);
     const where = after
-      ? and(mine, or(lt(conversations.updatedAt, after.updatedAt), and(eq(conversations.updatedAt, after.updatedAt), lt(conversations.id, after.id))))
+      ? and(
+          mine,
+          or(
+            lt(conversations.updatedAt, after.updatedAt),
+            and(eq(conversations.updatedAt, after.updatedAt), lt(conversations.id, after.id)),
+          ),
+        )
       : mine;
     return this.db.select().from(conversations).where(where).orderBy(desc(conversations.updatedAt), desc(conversations.id)).limit(limit);
   }
 
   async get(subject: string, id: string): Promise<ConversationRow | undefined> {
-    const rows = await this.db.select().from(conversations).where(and(eq(conversations.subject, subject), eq(conversations.id, id)));
+    const rows = await this.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.subject, subject), eq(conversations.id, id)));
     return rows[0];
   }
 
   async delete(subject: string, id: string): Promise<boolean> {
-    const rows = await this.db.delete(conversations).where(and(eq(conversations.subject, subject), eq(conversations.id, id))).returning({ id: conversations.id });
+    const rows = await this.db
+      .delete(conversations)
+      .where(and(eq(conversations.subject, subject), eq(conversations.id, id)))
+      .returning({ id: conversations.id });
     return rows.length > 0;
   }
 

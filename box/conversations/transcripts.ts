@@ -28,7 +28,10 @@ export class TranscriptFiles {
   async read(id: string): Promise<TranscriptTurn[] | null> {
     try {
       const text = await readFile(this.path(id), "utf8");
-      return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as TranscriptTurn);
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as TranscriptTurn);
     } catch {
       return null;
     }

@@ -44,4 +44,3 @@ export async function openBoxDb(dataDir: string | null): Promise<BoxDb> {
   }
   return { client, db, durable: url !== ":memory:" };
 }
-

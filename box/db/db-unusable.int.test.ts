@@ -46,7 +46,9 @@ describe("an unusable box.db", () => {
     expect(lines, stderr).toHaveLength(1);
     const line = JSON.parse(lines[0]) as { level: string; msg: string; path: string; code: string };
     expect(line).toMatchObject({ level: "error", path: join(dir, "box.db"), code: "SQLITE_CANTOPEN" });
-    expect(line.msg).toBe(`the box database ${join(dir, "box.db")} is unusable: it is a folder, not a database file (SQLITE_CANTOPEN). Move the folder aside; the box makes a fresh one at start.`);
+    expect(line.msg).toBe(
+      `the box database ${join(dir, "box.db")} is unusable: it is a folder, not a database file (SQLITE_CANTOPEN). Move the folder aside; the box makes a fresh one at start.`,
+    );
   });
 
   it("a database damaged past its first page: found at start, not mid-session", async () => {
@@ -73,12 +75,17 @@ describe("an unusable shared database (BOX_KEY_TABLE_URL)", () => {
     expect(lines, stderr).toHaveLength(1);
     const line = JSON.parse(lines[0]) as { level: string; msg: string; path: string; code: string };
     expect(line).toMatchObject({ level: "error", path: shared, code: "SQLITE_NOTADB" });
-    expect(line.msg).toBe(`the shared database ${shared} is unusable: file is not a database (SQLITE_NOTADB). Move it aside or restore it from a backup; the portal makes a fresh one at start, without the keys and accounts this one held.`);
+    expect(line.msg).toBe(
+      `the shared database ${shared} is unusable: file is not a database (SQLITE_NOTADB). Move it aside or restore it from a backup; the portal makes a fresh one at start, without the keys and accounts this one held.`,
+    );
     expect(stderr).not.toMatch(/CREATE TABLE|uncaught|\n\s+at /);
   });
 
   it("a libSQL server nobody answers at: exit 1, one line saying to check BOX_KEY_TABLE_URL", async () => {
-    const { code, stderr } = await runBoxExpectingExit({ BOX_DATA_DIR: join(dataDir(), "volume"), BOX_KEY_TABLE_URL: "libsql://127.0.0.1:1" });
+    const { code, stderr } = await runBoxExpectingExit({
+      BOX_DATA_DIR: join(dataDir(), "volume"),
+      BOX_KEY_TABLE_URL: "libsql://127.0.0.1:1",
+    });
     expect(code).toBe(1);
     const lines = stderr.trim().split("\n");
     expect(lines, stderr).toHaveLength(1);

@@ -13,7 +13,14 @@ import { detectedOpening, i420ToRgb, mouthRegion } from "../render/testing/face-
 import type { FaceLandmarker } from "./face-landmarker.ts";
 import { photoLandmarker, preparePhoto, type PreparedPhoto } from "./prepare-photo.ts";
 import {
-  demoPhoto, glassesPhoto, handPhoto, moustachePhoto, sideLitPhoto, singlePhoto, tinyFacePhoto, turnedPhoto,
+  demoPhoto,
+  glassesPhoto,
+  handPhoto,
+  moustachePhoto,
+  sideLitPhoto,
+  singlePhoto,
+  tinyFacePhoto,
+  turnedPhoto,
 } from "./testing/photos.ts";
 
 const SIZE = 512;
@@ -22,12 +29,22 @@ let landmarker: FaceLandmarker;
 
 /** Each hard photo, what its note must say, and which motion must be lowered. */
 const CASES: { id: string; photo: () => Promise<Uint8Array>; note: RegExp; lowered: ("mouth" | "head" | "brows")[] }[] = [
-  { id: "moustache", photo: moustachePhoto, note: /a beard or moustache covers the lips; the avatar's mouth moves less/, lowered: ["mouth"] },
+  {
+    id: "moustache",
+    photo: moustachePhoto,
+    note: /a beard or moustache covers the lips; the avatar's mouth moves less/,
+    lowered: ["mouth"],
+  },
   { id: "hand at a corner", photo: handPhoto, note: /something covers a corner of the mouth/, lowered: ["mouth", "head"] },
   { id: "glasses", photo: glassesPhoto, note: /glasses were found; the brows move less/, lowered: ["brows"] },
   { id: "side light", photo: sideLitPhoto, note: /the light falls hard from one side; .* the mouth opens less/, lowered: ["mouth"] },
   { id: "turned 30 degrees", photo: turnedPhoto, note: /being turned, the head and mouth move less/, lowered: ["mouth", "head"] },
-  { id: "very small face", photo: tinyFacePhoto, note: /the face is very small in the photo; the mouth and head move less/, lowered: ["mouth", "head"] },
+  {
+    id: "very small face",
+    photo: tinyFacePhoto,
+    note: /the face is very small in the photo; the mouth and head move less/,
+    lowered: ["mouth", "head"],
+  },
 ];
 
 /** Frames with the lips at rest: the rest frame, and tones' expressions with head motion. */
@@ -38,11 +55,7 @@ const STILL: Partial<FrameParams>[] = [
 ];
 
 /** Talking frames at their extremes: open, wide, round (ordered by how open the mouth is meant to be). */
-const TALKING: Partial<FrameParams>[] = [
-  { open: 0.3, wide: 1 },
-  { open: 0.6, round: 1 },
-  { open: 1 },
-];
+const TALKING: Partial<FrameParams>[] = [{ open: 0.3, wide: 1 }, { open: 0.6, round: 1 }, { open: 1 }];
 
 const prepared = new Map<string, PreparedPhoto>();
 
@@ -97,7 +110,9 @@ describe("hard photos (bad input)", () => {
     for (const id of ["moustache", "very small face"]) {
       const p = prepared.get(id)!;
       expect(p.face.anchors.mouth.gap ?? 0, id).toBe(0);
-      expect(p.detail, id).toMatch(/the lips are apart in the photo and could not be closed cleanly; the avatar keeps them as the photo shows them at rest/);
+      expect(p.detail, id).toMatch(
+        /the lips are apart in the photo and could not be closed cleanly; the avatar keeps them as the photo shows them at rest/,
+      );
     }
   });
 
@@ -121,7 +136,9 @@ describe("hard photos (bad input)", () => {
         expect(found, what).toBeDefined();
         expect(found.score, what).toBeGreaterThan(photo.score - 0.1);
         const edge = longestStraightEdge(frame, face);
-        console.log(`[bad input] ${what}: longest straight edge ${edge.toFixed(2)} mouth widths (photo ${ownEdge.toFixed(2)}), score ${found.score.toFixed(2)}`);
+        console.log(
+          `[bad input] ${what}: longest straight edge ${edge.toFixed(2)} mouth widths (photo ${ownEdge.toFixed(2)}), score ${found.score.toFixed(2)}`,
+        );
         expect(edge, what).toBeLessThan(Math.max(ownEdge + 0.08, 0.25));
       }
     }
@@ -147,8 +164,7 @@ describe("hard photos (bad input)", () => {
   it("opens a hard face's mouth less than the same face without limits", async () => {
     const face = prepared.get("moustache")!.face;
     const free: PreparedFace = { ...face, anchors: { ...face.anchors, motion: undefined } };
-    const opening = async (f: PreparedFace) =>
-      detectedOpening((await detect(await render(f, { open: 1 })))!);
+    const opening = async (f: PreparedFace) => detectedOpening((await detect(await render(f, { open: 1 })))!);
     const limited = await opening(face);
     const full = await opening(free);
     console.log(`[bad input] moustache at open 1: found opening ${limited.toFixed(3)} with limits, ${full.toFixed(3)} without`);

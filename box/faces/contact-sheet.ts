@@ -36,9 +36,12 @@ function mouthZoom(rgba: Uint8Array, w: number, h: number, face: PreparedFace, t
     for (let u = 0; u < tile; u++) {
       const sx = Math.min(w - 1, Math.max(0, x0 + ((u + 0.5) * side) / tile - 0.5));
       const sy = Math.min(h - 1, Math.max(0, y0 + ((v + 0.5) * side) / tile - 0.5));
-      const xa = Math.floor(sx), ya = Math.floor(sy);
-      const xb = Math.min(xa + 1, w - 1), yb = Math.min(ya + 1, h - 1);
-      const fx = sx - xa, fy = sy - ya;
+      const xa = Math.floor(sx),
+        ya = Math.floor(sy);
+      const xb = Math.min(xa + 1, w - 1),
+        yb = Math.min(ya + 1, h - 1);
+      const fx = sx - xa,
+        fy = sy - ya;
       for (let k = 0; k < 4; k++) {
         const t = rgba[(ya * w + xa) * 4 + k] * (1 - fx) + rgba[(ya * w + xb) * 4 + k] * fx;
         const b = rgba[(yb * w + xa) * 4 + k] * (1 - fx) + rgba[(yb * w + xb) * 4 + k] * fx;

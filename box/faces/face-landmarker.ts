@@ -32,10 +32,15 @@ export interface FaceLandmarkerOptions {
 
 /** How big a face looks in the picture: the area of its mesh's bounding box (pixels²). */
 export function meshArea(face: DetectedFace): number {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const p of face.mesh) {
-    x0 = Math.min(x0, p.x); x1 = Math.max(x1, p.x);
-    y0 = Math.min(y0, p.y); y1 = Math.max(y1, p.y);
+    x0 = Math.min(x0, p.x);
+    x1 = Math.max(x1, p.x);
+    y0 = Math.min(y0, p.y);
+    y1 = Math.max(y1, p.y);
   }
   return (x1 - x0) * (y1 - y0);
 }
@@ -98,8 +103,13 @@ function humanConfig(modelsUrl: string, wasmDir: string, opts: Required<FaceLand
       enabled: true,
       // rotation: the mesh runs on a crop turned upright, so tilted heads get a usable mesh.
       detector: {
-        enabled: true, rotation: true, maxDetected: opts.maxFaces, minConfidence: opts.minConfidence,
-        skipFrames: 0, skipTime: 0, return: false,
+        enabled: true,
+        rotation: true,
+        maxDetected: opts.maxFaces,
+        minConfidence: opts.minConfidence,
+        skipFrames: 0,
+        skipTime: 0,
+        return: false,
       },
       mesh: { enabled: true },
       iris: { enabled: true },

@@ -47,4 +47,3 @@ export class FaceTracks {
     return Array.from({ length: count }, (_, i) => best?.at.get(i) ?? null);
   }
 }
-

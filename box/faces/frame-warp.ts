@@ -47,10 +47,17 @@ export class FrameTransform {
 
   /** The photo pixels an output frame of size x size needs (not clipped to the photo). */
   photoBounds(size: number): { x0: number; y0: number; x1: number; y1: number } {
-    const c = [[0, 0], [size, 0], [0, size], [size, size]].map(([x, y]) => this.toPhoto({ x, y }));
+    const c = [
+      [0, 0],
+      [size, 0],
+      [0, size],
+      [size, size],
+    ].map(([x, y]) => this.toPhoto({ x, y }));
     return {
-      x0: Math.min(...c.map((p) => p.x)), y0: Math.min(...c.map((p) => p.y)),
-      x1: Math.max(...c.map((p) => p.x)), y1: Math.max(...c.map((p) => p.y)),
+      x0: Math.min(...c.map((p) => p.x)),
+      y0: Math.min(...c.map((p) => p.y)),
+      x1: Math.max(...c.map((p) => p.x)),
+      y1: Math.max(...c.map((p) => p.y)),
     };
   }
 }
@@ -90,8 +97,10 @@ export function warpToFrame(region: Region, t: FrameTransform, size: number): Wa
   const o00 = t.toPhoto({ x: 0.5, y: 0.5 });
   const o10 = t.toPhoto({ x: 1.5, y: 0.5 });
   const o01 = t.toPhoto({ x: 0.5, y: 1.5 });
-  const dxu = (o10.x - o00.x) * sx, dyu = (o10.y - o00.y) * sy;
-  const dxv = (o01.x - o00.x) * sx, dyv = (o01.y - o00.y) * sy;
+  const dxu = (o10.x - o00.x) * sx,
+    dyu = (o10.y - o00.y) * sy;
+  const dxv = (o01.x - o00.x) * sx,
+    dyv = (o01.y - o00.y) * sy;
   const baseX = (o00.x - region.left) * sx - 0.5;
   const baseY = (o00.y - region.top) * sy - 0.5;
   for (let v = 0; v < size; v++) {
@@ -106,12 +115,18 @@ export function warpToFrame(region: Region, t: FrameTransform, size: number): Wa
         padded++;
       }
       // Past the edge: the edge colour (a mirror would reflect a face near the edge into a ghost).
-      const cx = x < 0 ? 0 : x > rw - 1 ? rw - 1 : x;
-      const cy = y < 0 ? 0 : y > rh - 1 ? rh - 1 : y;
-      const x0 = Math.floor(cx), y0 = Math.floor(cy);
-      const x1 = Math.min(x0 + 1, rw - 1), y1 = Math.min(y0 + 1, rh - 1);
-      const fx = cx - x0, fy = cy - y0;
-      const a = (y0 * rw + x0) * 3, b = (y0 * rw + x1) * 3, c = (y1 * rw + x0) * 3, e = (y1 * rw + x1) * 3;
+      const cx = x < 0 ? 0 : Math.min(x, rw - 1);
+      const cy = y < 0 ? 0 : Math.min(y, rh - 1);
+      const x0 = Math.floor(cx),
+        y0 = Math.floor(cy);
+      const x1 = Math.min(x0 + 1, rw - 1),
+        y1 = Math.min(y0 + 1, rh - 1);
+      const fx = cx - x0,
+        fy = cy - y0;
+      const a = (y0 * rw + x0) * 3,
+        b = (y0 * rw + x1) * 3,
+        c = (y1 * rw + x0) * 3,
+        e = (y1 * rw + x1) * 3;
       for (let k = 0; k < 3; k++) {
         const top = rgb[a + k] + (rgb[b + k] - rgb[a + k]) * fx;
         const bot = rgb[c + k] + (rgb[e + k] - rgb[c + k]) * fx;

@@ -30,7 +30,11 @@ describe("FrameTransform", () => {
   const t = new FrameTransform({ x: 300, y: 200 }, 0.3, { x: 310, y: 190 }, { x: 128, y: 110 }, 0.8);
 
   it("maps photo to output and back", () => {
-    for (const p of [{ x: 0, y: 0 }, { x: 512, y: 77 }, { x: 300, y: 200 }]) {
+    for (const p of [
+      { x: 0, y: 0 },
+      { x: 512, y: 77 },
+      { x: 300, y: 200 },
+    ]) {
       const back = t.toPhoto(t.toOutput(p));
       expect(back.x).toBeCloseTo(p.x, 9);
       expect(back.y).toBeCloseTo(p.y, 9);

@@ -48,8 +48,10 @@ const luma = (px: Uint8Array, i: number) => 0.299 * px[i] + 0.587 * px[i + 1] + 
 function patch(inp: HardPhotoInput, c: Point, rx: number, ry: number): number[] {
   const out: number[] = [];
   const { size, rgba } = inp;
-  const x0 = Math.max(0, Math.round(c.x - rx)), x1 = Math.min(size - 1, Math.round(c.x + rx));
-  const y0 = Math.max(0, Math.round(c.y - ry)), y1 = Math.min(size - 1, Math.round(c.y + ry));
+  const x0 = Math.max(0, Math.round(c.x - rx)),
+    x1 = Math.min(size - 1, Math.round(c.x + rx));
+  const y0 = Math.max(0, Math.round(c.y - ry)),
+    y1 = Math.min(size - 1, Math.round(c.y + ry));
   for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) out.push(luma(rgba, (y * size + x) * 4));
   return out;
 }
@@ -84,12 +86,17 @@ export function assessHardPhoto(inp: HardPhotoInput): HardPhotoReport {
   const philtrum = patch(inp, mid(m[NOSE_BASE], m[UPPER_LIP_TOP]), 2.5 * unit, 0.5 * unit);
   const chin = patch(inp, { x: m[LOWER_LIP_BOTTOM].x, y: m[LOWER_LIP_BOTTOM].y + 1.2 * unit }, 2.5 * unit, 0.6 * unit);
   const figures: Record<string, number> = {
-    philtrumLuma: median(philtrum) / skinLuma, philtrumSpread: spread(philtrum) / skinLuma,
-    chinLuma: median(chin) / skinLuma, chinSpread: spread(chin) / skinLuma,
+    philtrumLuma: median(philtrum) / skinLuma,
+    philtrumSpread: spread(philtrum) / skinLuma,
+    chinLuma: median(chin) / skinLuma,
+    chinSpread: spread(chin) / skinLuma,
   };
   const hairy = (v: number[]) => median(v) < 0.45 * skinLuma || (median(v) < 0.6 * skinLuma && spread(v) > 0.15 * skinLuma);
   if (hairy(philtrum) || hairy(chin)) {
-    findings.push({ kind: "lips-covered", note: "a beard or moustache covers the lips; the avatar's mouth moves less so the hair does not stretch" });
+    findings.push({
+      kind: "lips-covered",
+      note: "a beard or moustache covers the lips; the avatar's mouth moves less so the hair does not stretch",
+    });
     lower("mouth", 0.55);
   }
 
@@ -98,7 +105,10 @@ export function assessHardPhoto(inp: HardPhotoInput): HardPhotoReport {
   const sides = [cornerTexture(inp, cornerR, 1.5 * unit), cornerTexture(inp, cornerL, 1.5 * unit)];
   figures.cornerTextureRatio = Math.min(...sides) / Math.max(...sides, 1e-6);
   if (figures.cornerTextureRatio < 0.45) {
-    findings.push({ kind: "mouth-corner-covered", note: "something covers a corner of the mouth (a hand?); the avatar's mouth moves less so it does not tear" });
+    findings.push({
+      kind: "mouth-corner-covered",
+      note: "something covers a corner of the mouth (a hand?); the avatar's mouth moves less so it does not tear",
+    });
     lower("mouth", 0.45);
     lower("head", 0.5);
   }
@@ -115,7 +125,10 @@ export function assessHardPhoto(inp: HardPhotoInput): HardPhotoReport {
   const [cheekR, cheekL] = CHEEKS.map((i) => median(patch(inp, m[i], unit, unit)));
   figures.lightRatio = Math.min(cheekR, cheekL) / Math.max(cheekR, cheekL, 1);
   if (figures.lightRatio < 0.55) {
-    findings.push({ kind: "side-light", note: "the light falls hard from one side; the painted inside of the mouth is lit evenly, so the mouth opens less" });
+    findings.push({
+      kind: "side-light",
+      note: "the light falls hard from one side; the painted inside of the mouth is lit evenly, so the mouth opens less",
+    });
     lower("mouth", 0.75);
   }
 
@@ -131,7 +144,10 @@ export function assessHardPhoto(inp: HardPhotoInput): HardPhotoReport {
 
   // A very small face: its mesh is a few pixels off, so the lips' edges are not where the warp expects.
   if (inp.faceHeightInPhoto < 110) {
-    findings.push({ kind: "small", note: "the face is very small in the photo; the mouth and head move less because its lips could not be placed exactly" });
+    findings.push({
+      kind: "small",
+      note: "the face is very small in the photo; the mouth and head move less because its lips could not be placed exactly",
+    });
     lower("mouth", 0.7);
     lower("head", 0.7);
   }
@@ -142,9 +158,12 @@ export function assessHardPhoto(inp: HardPhotoInput): HardPhotoReport {
 /** Mean luma gradient over a box around a mouth corner, relative to the box's mean luma. */
 function cornerTexture(inp: HardPhotoInput, c: Point, r: number): number {
   const { size, rgba } = inp;
-  let grad = 0, sum = 0;
-  const x0 = Math.max(1, Math.round(c.x - r)), x1 = Math.min(size - 2, Math.round(c.x + r));
-  const y0 = Math.max(1, Math.round(c.y - r)), y1 = Math.min(size - 2, Math.round(c.y + r));
+  let grad = 0,
+    sum = 0;
+  const x0 = Math.max(1, Math.round(c.x - r)),
+    x1 = Math.min(size - 2, Math.round(c.x + r));
+  const y0 = Math.max(1, Math.round(c.y - r)),
+    y1 = Math.min(size - 2, Math.round(c.y + r));
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const i = (y * size + x) * 4;

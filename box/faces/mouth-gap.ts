@@ -20,7 +20,8 @@ export function withMouthGap(anchors: FaceAnchors, mesh: Point[], rgba: Uint8Arr
   // Mean luma of a short row across the middle of the mouth.
   const luma = (y: number) => {
     const yy = Math.min(size - 1, Math.max(0, Math.round(y - 0.5)));
-    let s = 0, n = 0;
+    let s = 0,
+      n = 0;
     for (let x = Math.round(mx - 0.12 * mW); x <= mx + 0.12 * mW; x++, n++) {
       const i = (yy * size + Math.min(size - 1, Math.max(0, x))) * 4;
       s += 0.299 * rgba[i] + 0.587 * rgba[i + 1] + 0.114 * rgba[i + 2];

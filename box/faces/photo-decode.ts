@@ -42,10 +42,9 @@ function readable(err: unknown): PhotoFaceError {
   if (/unsupported image format|not a known file format/i.test(msg)) {
     return new PhotoFaceError("The file is not an image we can read: upload a JPEG, PNG or WebP photo.", { cause: err });
   }
-  return new PhotoFaceError(
-    `The photo could not be decoded; the file looks damaged or truncated (${msg.split("\n")[0].trim()}).`,
-    { cause: err },
-  );
+  return new PhotoFaceError(`The photo could not be decoded; the file looks damaged or truncated (${msg.split("\n")[0].trim()}).`, {
+    cause: err,
+  });
 }
 
 /** A decoder for the photo: the pixel limit again (belt and braces), truncation is an error. */
@@ -74,7 +73,9 @@ export async function readPhotoHeader(bytes: Uint8Array): Promise<PhotoHeader> {
     );
   }
   if (Math.min(width, height) < PHOTO_LIMITS.minSide) {
-    throw new PhotoFaceError(`The photo is too small (${width}x${height} pixels); a face needs at least ${PHOTO_LIMITS.minSide} pixels a side.`);
+    throw new PhotoFaceError(
+      `The photo is too small (${width}x${height} pixels); a face needs at least ${PHOTO_LIMITS.minSide} pixels a side.`,
+    );
   }
   const turned = (meta.orientation ?? 1) >= 5;
   return { width: turned ? height : width, height: turned ? width : height, format };
@@ -91,7 +92,12 @@ export async function decodeForDetection(bytes: Uint8Array, header: PhotoHeader)
       .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
-    return { rgb: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, scale: info.width / header.width };
+    return {
+      rgb: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      width: info.width,
+      height: info.height,
+      scale: info.width / header.width,
+    };
   } catch (err) {
     throw readable(err);
   }
@@ -121,6 +127,9 @@ export async function decodeRegion(
 
 /** Gaussian blur of an RGB image (used to soften padding where the frame leaves the photo). */
 export async function blurRgb(img: RgbImage, sigma: number): Promise<Uint8Array> {
-  const data = await sharp(img.rgb, { raw: { width: img.width, height: img.height, channels: 3 } }).blur(sigma).raw().toBuffer();
+  const data = await sharp(img.rgb, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .blur(sigma)
+    .raw()
+    .toBuffer();
   return new Uint8Array(data.buffer, data.byteOffset, data.length);
 }

@@ -71,7 +71,8 @@ export async function prepareInChild<T>(kind: Kind, input: unknown, opts: unknow
     } catch {
       throw new Error(`face preparation stopped (exit ${code}): ${stderr.trim().split("\n").at(-1) ?? "no reason given"}`);
     }
-    if (!answer.ok) throw answer.faceError ? new PhotoFaceError(answer.error ?? "The face could not be prepared.") : new Error(answer.error);
+    if (!answer.ok)
+      throw answer.faceError ? new PhotoFaceError(answer.error ?? "The face could not be prepared.") : new Error(answer.error);
     return unpack(answer.result, dir) as T;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -85,7 +86,10 @@ async function childMain(dir: string): Promise<void> {
     for (const f of readdirSync(dir)) if (f.startsWith("blob-")) rmSync(join(dir, f));
     writeFileSync(join(dir, "response.json"), JSON.stringify({ ok: true, result: pack(result, dir) }));
   } catch (err) {
-    writeFileSync(join(dir, "response.json"), JSON.stringify({ ok: false, error: (err as Error)?.message ?? String(err), faceError: err instanceof PhotoFaceError }));
+    writeFileSync(
+      join(dir, "response.json"),
+      JSON.stringify({ ok: false, error: (err as Error)?.message ?? String(err), faceError: err instanceof PhotoFaceError }),
+    );
   }
   process.exit(0); // the WASM backend keeps handles open
 }

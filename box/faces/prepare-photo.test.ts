@@ -10,8 +10,16 @@ import { MESH } from "./mesh-anchors.ts";
 import { decodeForDetection } from "./photo-decode.ts";
 import { PhotoFaceError, preparePhoto, type PreparedPhoto } from "./prepare-photo.ts";
 import {
-  bombPng, demoPhoto, exifTurned, landscapePhoto, singlePhoto, smilingPhoto, solidPhoto, truncatedJpeg,
-  twoPeoplePhoto, zipBytes,
+  bombPng,
+  demoPhoto,
+  exifTurned,
+  landscapePhoto,
+  singlePhoto,
+  smilingPhoto,
+  solidPhoto,
+  truncatedJpeg,
+  twoPeoplePhoto,
+  zipBytes,
 } from "./testing/photos.ts";
 
 const SIZE = 512;
@@ -50,7 +58,8 @@ function meanColour(f: PreparedFace, x0: number, y0: number, x1: number, y1: num
     { off: SIZE * SIZE + cw * cw, w: cw, k: 2 },
   ];
   planes.forEach(({ off, w, k }, c) => {
-    let sum = 0, n = 0;
+    let sum = 0,
+      n = 0;
     for (let y = Math.round(y0 / k); y < Math.round(y1 / k); y++) {
       for (let x = Math.round(x0 / k); x < Math.round(x1 / k); x++, n++) sum += f.i420[off + y * w + x];
     }
@@ -163,7 +172,12 @@ describe("preparePhoto: real photographs", () => {
 
   it("fills the frame softly where it reaches past the photo", async () => {
     // The same person cut just above the eyebrows: the head's top must be made up.
-    const cut = new Uint8Array(await sharp(await singlePhoto()).extract({ left: 0, top: 250, width: 520, height: 650 }).jpeg().toBuffer());
+    const cut = new Uint8Array(
+      await sharp(await singlePhoto())
+        .extract({ left: 0, top: 250, width: 520, height: 650 })
+        .jpeg()
+        .toBuffer(),
+    );
     const p = await preparePhoto(cut, { size: SIZE });
     expect(p.detail).toMatch(/past the photo's edge/);
     expectPlausibleFace(p);
@@ -177,7 +191,10 @@ describe("preparePhoto: real photographs", () => {
 
 describe("preparePhoto: refusals a person can read", () => {
   const refused = async (bytes: Uint8Array | Promise<Uint8Array>, message: RegExp) => {
-    const err = await preparePhoto(await bytes, { size: SIZE }).then(() => undefined, (e: unknown) => e);
+    const err = await preparePhoto(await bytes, { size: SIZE }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PhotoFaceError);
     expect((err as Error).message).toMatch(message);
   };

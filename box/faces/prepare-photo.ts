@@ -84,7 +84,13 @@ export async function preparePhoto(bytes: Uint8Array, opts: PhotoPrepOptions): P
   const upright = anchorsFromMesh(mesh.map((p) => t0.upright(p)));
   const faceH = upright.face.height;
   const scale = (framing.faceHeight * size) / faceH;
-  const t = new FrameTransform(pivot, roll, { x: upright.face.x, y: upright.face.y }, { x: size / 2, y: framing.faceCentreY * size }, scale);
+  const t = new FrameTransform(
+    pivot,
+    roll,
+    { x: upright.face.x, y: upright.face.y },
+    { x: size / 2, y: framing.faceCentreY * size },
+    scale,
+  );
 
   // Decode only the part of the photo the frame shows, at about the output's resolution.
   const b = t.photoBounds(size);
@@ -102,13 +108,19 @@ export async function preparePhoto(bytes: Uint8Array, opts: PhotoPrepOptions): P
     softenPadding(warped.rgba, blurred, warped.outside, size / 16);
   }
 
-  const landmarks = await secondLook(landmarker, warped.rgba, size, mesh.map((p) => t.toOutput(p)));
+  const landmarks = await secondLook(
+    landmarker,
+    warped.rgba,
+    size,
+    mesh.map((p) => t.toOutput(p)),
+  );
   const anchors = withMouthGap(anchorsFromMesh(landmarks), landmarks, warped.rgba, size);
 
   const notes: string[] = [faces.length === 1 ? "1 face found" : `${faces.length} faces found; the largest was used`];
   notes.push(`framing "${framing.name}"`);
   if (framingNote) notes.push(framingNote);
-  if (Math.abs(roll) > (3 * Math.PI) / 180) notes.push(`the head was tilted by ${Math.abs(deg(roll))} degrees; the photo was turned to level the eyes`);
+  if (Math.abs(roll) > (3 * Math.PI) / 180)
+    notes.push(`the head was tilted by ${Math.abs(deg(roll))} degrees; the photo was turned to level the eyes`);
   const yaw = meshYaw(mesh);
   if (Math.abs(yaw) > 0.9) notes.push("the face is turned well away from the camera; a frontal photo talks more convincingly");
   // A hard photo (a moustache, a hand at the mouth, glasses, side light, turned, tiny) moves less.
@@ -123,12 +135,16 @@ export async function preparePhoto(bytes: Uint8Array, opts: PhotoPrepOptions): P
     anchors.mouth = { ...anchors.mouth, gap: 0 };
     notes.push("the lips are apart in the photo and could not be closed cleanly; the avatar keeps them as the photo shows them at rest");
   } else if (gap > MOUTH.restGapMax * anchors.mouth.width) {
-    notes.push("the mouth is wide open in the photo; at rest the avatar's lips close only part of the way (a photo with the lips together or smiling rests better)");
+    notes.push(
+      "the mouth is wide open in the photo; at rest the avatar's lips close only part of the way (a photo with the lips together or smiling rests better)",
+    );
   } else if (gap > 0) {
     notes.push("the lips are apart in the photo; the avatar closes them at rest and opens onto the photo's own teeth");
   }
-  if (scale > 2) notes.push(`the face is small in the photo (${Math.round(faceH)} pixels from hairline to chin); the avatar will look soft`);
-  if (warped.paddedPixels > size * size * 0.02) notes.push("the frame reaches past the photo's edge; the gap was filled with blurred edge colour");
+  if (scale > 2)
+    notes.push(`the face is small in the photo (${Math.round(faceH)} pixels from hairline to chin); the avatar will look soft`);
+  if (warped.paddedPixels > size * size * 0.02)
+    notes.push("the frame reaches past the photo's edge; the gap was filled with blurred edge colour");
   for (const f of hard.findings) notes.push(f.note);
 
   return { face: prepareFace(warped.rgba, size, size, anchors), facesFound: faces.length, detail: notes.join("; "), landmarks };

@@ -33,7 +33,9 @@ async function source(path: string) {
 const correlation = (a: number[], b: number[]) => {
   const ma = a.reduce((s, v) => s + v, 0) / a.length;
   const mb = b.reduce((s, v) => s + v, 0) / b.length;
-  let ab = 0, aa = 0, bb = 0;
+  let ab = 0,
+    aa = 0,
+    bb = 0;
   for (let i = 0; i < a.length; i++) (ab += (a[i] - ma) * (b[i] - mb)), (aa += (a[i] - ma) ** 2), (bb += (b[i] - mb) ** 2);
   return ab / Math.sqrt(aa * bb);
 };
@@ -41,12 +43,29 @@ const correlation = (a: number[], b: number[]) => {
 let video: PreparedVideo;
 
 beforeAll(async () => {
-  const path = ffmpeg([
-    "-f", "lavfi", "-i", "testsrc2=size=360x484:rate=25:duration=2",
-    "-loop", "1", "-t", "4", "-i", SAMPLE6,
-    "-filter_complex", "[0]format=yuv420p,setsar=1[a];[1]fps=25,crop=640:860:x='480+70*sin(2*PI*t/4)':y='110+30*sin(2*PI*t/2)',scale=360:484,setsar=1,format=yuv420p[b];[a][b]concat=n=2:v=1[v]",
-    "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast",
-  ], "bars-then-face.mp4");
+  const path = ffmpeg(
+    [
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=360x484:rate=25:duration=2",
+      "-loop",
+      "1",
+      "-t",
+      "4",
+      "-i",
+      SAMPLE6,
+      "-filter_complex",
+      "[0]format=yuv420p,setsar=1[a];[1]fps=25,crop=640:860:x='480+70*sin(2*PI*t/4)':y='110+30*sin(2*PI*t/2)',scale=360:484,setsar=1,format=yuv420p[b];[a][b]concat=n=2:v=1[v]",
+      "-map",
+      "[v]",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+    ],
+    "bars-then-face.mp4",
+  );
   video = await prepareVideo(await source(path), { size: 512, maxLoopSeconds: 3 });
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -60,7 +79,9 @@ describe("prepareVideo", () => {
     for (const f of video.frames) expect(f.length).toBe(512 * 512 * 1.5);
     expect(video.face.i420).toBe(video.frames[0]);
     expect(video.facesFound).toBe(1);
-    expect(video.detail).toMatch(/^1 face found; framing "head"; idle loop of 3\.0 s from [23]\.\d s of the video, played forwards then backwards/);
+    expect(video.detail).toMatch(
+      /^1 face found; framing "head"; idle loop of 3\.0 s from [23]\.\d s of the video, played forwards then backwards/,
+    );
   });
 
   it("has anchors that follow the face as it moves (the window pans right, the face moves left)", () => {
@@ -85,7 +106,10 @@ describe("prepareVideo", () => {
       mkdirSync(SHEETS, { recursive: true });
       const mid = Math.floor(video.frames.length / 2);
       writeFileSync(join(SHEETS, "video-pan.first.sheet.png"), await renderContactSheet(renderer, video.face));
-      writeFileSync(join(SHEETS, "video-pan.middle.sheet.png"), await renderContactSheet(renderer, { width: 512, height: 512, i420: video.frames[mid], anchors: video.anchors[mid] }));
+      writeFileSync(
+        join(SHEETS, "video-pan.middle.sheet.png"),
+        await renderContactSheet(renderer, { width: 512, height: 512, i420: video.frames[mid], anchors: video.anchors[mid] }),
+      );
     } finally {
       await renderer.dispose();
     }
@@ -93,7 +117,10 @@ describe("prepareVideo", () => {
   });
 
   it("refuses a video without a face with a sentence for the uploader", async () => {
-    const path = ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"], "bars.mp4");
+    const path = ffmpeg(
+      ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"],
+      "bars.mp4",
+    );
     const err = await prepareVideo(await source(path), { size: 512 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VideoFaceError);
     expect((err as Error).message).toMatch(/^No face was found in the video\./);

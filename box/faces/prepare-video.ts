@@ -88,7 +88,6 @@ function follow(faces: DetectedFace[], near: Point | null, reach: number): Detec
   return best;
 }
 
-
 /** Below this roll (radians) the footage is not turned: a turn costs a resampling. */
 const LEVEL_ROLL = 0.005;
 
@@ -122,7 +121,14 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   // Pass 1: a sparse look at the whole video (video-look.ts).
   let look: VideoLook;
   try {
-    look = await lookAtVideo(src, src, landmarker, { side: ANALYSIS_SIDE, maxSamples: ANALYSIS_SAMPLES, minScore: MIN_SCORE, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath, breathe });
+    look = await lookAtVideo(src, src, landmarker, {
+      side: ANALYSIS_SIDE,
+      maxSamples: ANALYSIS_SAMPLES,
+      minScore: MIN_SCORE,
+      timeoutMs: decodeTimeout,
+      ffmpegPath: opts.ffmpegPath,
+      breathe,
+    });
   } catch (err) {
     if (err instanceof DecodeError) throw new VideoFaceError(`The video could not be prepared: ${err.message}.`, { cause: err });
     throw err;
@@ -134,7 +140,9 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   }
   const choice = chooseLoop(samples, 1 / rate, { maxSeconds: maxLoop, minSeconds: MIN_LOOP_SECONDS });
   if (!choice) {
-    throw new VideoFaceError(`The face is in view for less than ${MIN_LOOP_SECONDS} s at a time in the video; an idle loop needs a steady stretch with the face visible.`);
+    throw new VideoFaceError(
+      `The face is in view for less than ${MIN_LOOP_SECONDS} s at a time in the video; an idle loop needs a steady stretch with the face visible.`,
+    );
   }
   const startS = choice.startS;
   const seconds = Math.min(choice.seconds, src.durationS - startS, maxLoop);
@@ -153,7 +161,16 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   let reach = cheekWidth(first) * t.scale * 0.5;
   const wanted = Math.max(1, Math.round(seconds * fps));
   try {
-    for await (const rgb of rgbFrames(src, { startS, seconds, filters, width: size, height: size, maxFrames: wanted, timeoutMs: decodeTimeout, ffmpegPath: opts.ffmpegPath })) {
+    for await (const rgb of rgbFrames(src, {
+      startS,
+      seconds,
+      filters,
+      width: size,
+      height: size,
+      maxFrames: wanted,
+      timeoutMs: decodeTimeout,
+      ffmpegPath: opts.ffmpegPath,
+    })) {
       await breathe();
       const faces = (await landmarker.detect(rgb, size, size, { iris: false })).filter((f) => f.score >= MIN_SCORE);
       const f = follow(faces, expect, reach);
@@ -179,12 +196,16 @@ export async function prepareVideo(src: VideoSource, opts: VideoPrepOptions): Pr
   const notes: string[] = [facesFound <= 1 ? "1 face found" : `${facesFound} faces found; the one in view longest was followed`];
   notes.push(`framing "${framing.name}"`);
   if (framingNote) notes.push(framingNote);
-  notes.push(`idle loop of ${(frames.length / fps).toFixed(1)} s from ${startS.toFixed(1)} s of the video, played forwards then backwards, with the video's own motion`);
+  notes.push(
+    `idle loop of ${(frames.length / fps).toFixed(1)} s from ${startS.toFixed(1)} s of the video, played forwards then backwards, with the video's own motion`,
+  );
   notes.push(...crop.notes);
-  if (Math.abs(t.roll) > (3 * Math.PI) / 180) notes.push(`the head was tilted by ${Math.abs(Math.round((t.roll * 180) / Math.PI))} degrees; the video was turned to level the eyes`);
+  if (Math.abs(t.roll) > (3 * Math.PI) / 180)
+    notes.push(`the head was tilted by ${Math.abs(Math.round((t.roll * 180) / Math.PI))} degrees; the video was turned to level the eyes`);
   if (t.scale > 2) notes.push("the face is small in the video; the avatar will look soft");
   if (choice.gap > 0.12) notes.push("the lips are apart in most of the video; a stretch with the mouth at rest loops best");
-  if (lostFrames > 0) notes.push(`the face was not found in ${lostFrames} of ${frames.length} frames (filled in from the frames around them)`);
+  if (lostFrames > 0)
+    notes.push(`the face was not found in ${lostFrames} of ${frames.length} frames (filled in from the frames around them)`);
 
   return {
     face: { width: size, height: size, i420: frames[0], anchors: anchors[0] },

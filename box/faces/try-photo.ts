@@ -21,7 +21,9 @@ await mkdir(outDir, { recursive: true });
 
 let t = performance.now();
 await photoLandmarker();
-console.log(`landmarker loaded in ${Math.round(performance.now() - t)} ms (${process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`})`);
+console.log(
+  `landmarker loaded in ${Math.round(performance.now() - t)} ms (${process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`})`,
+);
 const renderer = await FaceRenderer.load({ width: size, height: size });
 
 for (const path of photos) {

@@ -15,7 +15,10 @@ describe("photo preparation under Bun", () => {
   it("prepares a real photo and renders its contact sheet", async () => {
     const photo = join(dir, "single.jpg");
     writeFileSync(photo, await singlePhoto());
-    const run = spawnSync("node_modules/.bin/bun", ["box/faces/try-photo.ts", photo, `--out=${dir}`], { encoding: "utf8", timeout: 80_000 });
+    const run = spawnSync("node_modules/.bin/bun", ["box/faces/try-photo.ts", photo, `--out=${dir}`], {
+      encoding: "utf8",
+      timeout: 80_000,
+    });
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\(bun \d+\.\d+/);

@@ -95,7 +95,8 @@ export async function* rgbFrames(video: VideoFile, o: DecodeOptions): AsyncGener
     }
     const code = await exited;
     if (timedOut) throw new DecodeError(`decoding the video took longer than ${Math.round((o.timeoutMs ?? 120_000) / 1000)} s`);
-    if (code !== 0 && count === 0) throw new DecodeError(`the video could not be decoded (${lastLineOf(stderr, video.path) || `ffmpeg exited with ${code}`})`);
+    if (code !== 0 && count === 0)
+      throw new DecodeError(`the video could not be decoded (${lastLineOf(stderr, video.path) || `ffmpeg exited with ${code}`})`);
   } finally {
     clearTimeout(timer);
     if (child.exitCode === null) child.kill("SIGKILL");

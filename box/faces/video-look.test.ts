@@ -23,9 +23,37 @@ beforeAll(async () => {
     "zoompan=z='1.35+0.05*sin(in/20)':x='540-iw/zoom/2+40*sin(in/22)':y='270-ih/zoom/2+25*sin(in/17)':d=1:s=1280x720:fps=25",
     "setsar=1",
   ].join(",");
-  const r = spawnSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-loop", "1", "-framerate", "25", "-i", SAMPLE2, "-t", String(SECONDS), "-vf", vf, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path], { timeout: 60_000 });
+  const r = spawnSync(
+    "/usr/bin/ffmpeg",
+    [
+      "-v",
+      "error",
+      "-y",
+      "-loop",
+      "1",
+      "-framerate",
+      "25",
+      "-i",
+      SAMPLE2,
+      "-t",
+      String(SECONDS),
+      "-vf",
+      vf,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      path,
+    ],
+    { timeout: 60_000 },
+  );
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
-  look = await lookAtVideo({ path, demuxer: "mov" }, { width: 1280, height: 720, durationS: SECONDS }, await photoLandmarker(), { minScore: 0.6, timeoutMs: 60_000 });
+  look = await lookAtVideo({ path, demuxer: "mov" }, { width: 1280, height: 720, durationS: SECONDS }, await photoLandmarker(), {
+    minScore: 0.6,
+    timeoutMs: 60_000,
+  });
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -50,7 +78,9 @@ describe("lookAtVideo", () => {
     const drift = xs.map((_, i) => Math.sin((i * 0.2 * 25) / 22));
     const mx = xs.reduce((s, v) => s + v, 0) / xs.length;
     const md = drift.reduce((s, v) => s + v, 0) / drift.length;
-    let ab = 0, aa = 0, bb = 0;
+    let ab = 0,
+      aa = 0,
+      bb = 0;
     for (let i = 0; i < xs.length; i++) (ab += (xs[i] - mx) * (drift[i] - md)), (aa += (xs[i] - mx) ** 2), (bb += (drift[i] - md) ** 2);
     expect(ab / Math.sqrt(aa * bb)).toBeLessThan(-0.9);
     // Between two samples (0.2 s) the window moves the face by at most about 25 px here.

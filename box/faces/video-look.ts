@@ -53,7 +53,12 @@ function cropRgb(rgb: Uint8Array, w: number, x0: number, y0: number, side: numbe
   return out;
 }
 
-export async function lookAtVideo(file: VideoFile, video: { width: number; height: number; durationS: number }, landmarker: FaceLandmarker, o: LookOptions): Promise<VideoLook> {
+export async function lookAtVideo(
+  file: VideoFile,
+  video: { width: number; height: number; durationS: number },
+  landmarker: FaceLandmarker,
+  o: LookOptions,
+): Promise<VideoLook> {
   const side = o.side ?? 640;
   const k = Math.min(1, side / Math.max(video.width, video.height));
   const aw = even(video.width * k);
@@ -65,7 +70,14 @@ export async function lookAtVideo(file: VideoFile, video: { width: number; heigh
   // Human truncates mesh points to whole pixels: half a pixel puts them back on average.
   const toVideo = (m: Point[], x0 = 0, y0 = 0) => m.map((p) => ({ x: (p.x + x0 + 0.5) * sx, y: (p.y + y0 + 0.5) * sy }));
   const decode = (rate: number) =>
-    rgbFrames(file, { filters: `fps=${rate.toFixed(4)},scale=${aw}:${ah}:flags=area`, width: aw, height: ah, maxFrames: Math.ceil(video.durationS * rate) + 2, timeoutMs: o.timeoutMs, ffmpegPath: o.ffmpegPath });
+    rgbFrames(file, {
+      filters: `fps=${rate.toFixed(4)},scale=${aw}:${ah}:flags=area`,
+      width: aw,
+      height: ah,
+      maxFrames: Math.ceil(video.durationS * rate) + 2,
+      timeoutMs: o.timeoutMs,
+      ffmpegPath: o.ffmpegPath,
+    });
 
   // Stage A: whole frames.
   const wholeRate = Math.min(WHOLE_RATE, maxSamples / 4 / video.durationS);
@@ -76,7 +88,10 @@ export async function lookAtVideo(file: VideoFile, video: { width: number; heigh
     await breathe();
     const faces = (await landmarker.detect(rgb, aw, ah, { iris: false })).filter((f) => f.score >= o.minScore);
     facesFound = Math.max(facesFound, faces.length);
-    tracks.add(wholeCount++, faces.map((f) => toVideo(f.mesh)));
+    tracks.add(
+      wholeCount++,
+      faces.map((f) => toVideo(f.mesh)),
+    );
   }
   const sightings = tracks.main(wholeCount);
 
@@ -92,7 +107,7 @@ export async function lookAtVideo(file: VideoFile, video: { width: number; heigh
     // nearest in time (within a second), else nowhere.
     let seed: Point[] | null = last && index - last.index <= 2 ? last.mesh : null;
     if (!seed) {
-      const near = Math.round((index * dt) * wholeRate);
+      const near = Math.round(index * dt * wholeRate);
       for (const j of [near, near - 1, near + 1]) {
         const s = sightings[j];
         if (s && Math.abs(j / wholeRate - index * dt) <= 1) {

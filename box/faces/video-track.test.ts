@@ -45,10 +45,22 @@ describe("smoothMeshes", () => {
   it("removes per-point jitter but follows a fast head move without lag", () => {
     const r = noise(3);
     // The head sweeps 40 px left and right in one second (25 frames) and the mouth opens and closes.
-    const truth = Array.from({ length: 75 }, (_, i) => syntheticMesh({ x: 250 + 40 * Math.sin((2 * Math.PI * i) / 25), y: 260, height: 240, gap: 0.1 + 0.1 * Math.sin((2 * Math.PI * i) / 50) }));
+    const truth = Array.from({ length: 75 }, (_, i) =>
+      syntheticMesh({
+        x: 250 + 40 * Math.sin((2 * Math.PI * i) / 25),
+        y: 260,
+        height: 240,
+        gap: 0.1 + 0.1 * Math.sin((2 * Math.PI * i) / 50),
+      }),
+    );
     const noisy = truth.map((m) => m.map((p) => ({ x: p.x + 1.5 * r(), y: p.y + 1.5 * r() })));
     const smooth = smoothMeshes(noisy);
-    const err = (ms: Point[][]) => rms(ms.flatMap((m, i) => [MESH.mouthCorners[0], MESH.upperInner[5], MESH.chin].map((j) => Math.hypot(m[j].x - truth[i][j].x, m[j].y - truth[i][j].y))));
+    const err = (ms: Point[][]) =>
+      rms(
+        ms.flatMap((m, i) =>
+          [MESH.mouthCorners[0], MESH.upperInner[5], MESH.chin].map((j) => Math.hypot(m[j].x - truth[i][j].x, m[j].y - truth[i][j].y)),
+        ),
+      );
     expect(err(smooth)).toBeLessThan(err(noisy) * 0.6);
     // Where the sweep is fastest (about 10 px a frame), the mouth is where it really is, within a pixel.
     for (const i of [0, 25, 50]) expect(Math.abs(anchorsFromMesh(smooth[i]).mouth.x - anchorsFromMesh(truth[i]).mouth.x)).toBeLessThan(1);
@@ -84,7 +96,11 @@ describe("chooseLoop", () => {
   it("among closed-lip stretches prefers the one that moves least; a short video is used whole", () => {
     const samples = Array.from({ length: 100 }, (_, i) => still(0, i < 50 ? 300 + 30 * Math.sin(i) : 300 + Math.sin(i / 10)));
     expect(chooseLoop(samples, 0.2, { maxSeconds: 8, minSeconds: 1 })!.first).toBeGreaterThanOrEqual(50);
-    const short = chooseLoop(Array.from({ length: 15 }, () => still(0)), 0.2, { maxSeconds: 8, minSeconds: 1 })!;
+    const short = chooseLoop(
+      Array.from({ length: 15 }, () => still(0)),
+      0.2,
+      { maxSeconds: 8, minSeconds: 1 },
+    )!;
     expect([short.first, short.last, short.seconds]).toEqual([0, 14, 3]);
   });
 
@@ -152,7 +168,8 @@ describe("FaceTracks", () => {
 describe("rgbToI420", () => {
   it("gives exactly the renderer's conversion", () => {
     const r = noise(5);
-    const w = 36, h = 22;
+    const w = 36,
+      h = 22;
     const rgb = Uint8Array.from({ length: w * h * 3 }, () => Math.floor((r() + 1) * 127.9));
     const rgba = new Uint8Array(w * h * 4);
     for (let i = 0; i < w * h; i++) rgba.set([rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2], 255], i * 4);

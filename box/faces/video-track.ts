@@ -30,13 +30,23 @@ function invertSim(s: Similarity, p: Point): Point {
 /** Least-squares similarity taking `from` onto `to` (over the mesh points; Procrustes in 2-D). */
 export function fitSimilarity(from: Point[], to: Point[]): Similarity {
   const n = Math.min(FIT_POINTS, from.length, to.length);
-  let fx = 0, fy = 0, tx = 0, ty = 0;
+  let fx = 0,
+    fy = 0,
+    tx = 0,
+    ty = 0;
   for (let i = 0; i < n; i++) (fx += from[i].x), (fy += from[i].y), (tx += to[i].x), (ty += to[i].y);
-  fx /= n; fy /= n; tx /= n; ty /= n;
-  let num = 0, cross = 0, den = 0;
+  fx /= n;
+  fy /= n;
+  tx /= n;
+  ty /= n;
+  let num = 0,
+    cross = 0,
+    den = 0;
   for (let i = 0; i < n; i++) {
-    const x = from[i].x - fx, y = from[i].y - fy;
-    const u = to[i].x - tx, v = to[i].y - ty;
+    const x = from[i].x - fx,
+      y = from[i].y - fy;
+    const u = to[i].x - tx,
+      v = to[i].y - ty;
     num += x * u + y * v;
     cross += x * v - y * u;
     den += x * x + y * y;
@@ -80,15 +90,29 @@ export function savitzkyGolay(values: ArrayLike<number>, half: number): Float64A
 /** Least-squares parabola through values[from .. from+len-1], as a function of the index. */
 function quadraticFit(values: ArrayLike<number>, from: number, len: number): (i: number) => number {
   const c = from + (len - 1) / 2; // centred, for a well-conditioned system
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, t0 = 0, t1 = 0, t2 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    s4 = 0,
+    t0 = 0,
+    t1 = 0,
+    t2 = 0;
   for (let k = from; k < from + len; k++) {
     const x = k - c;
     const y = values[k];
-    s0 += 1; s1 += x; s2 += x * x; s3 += x * x * x; s4 += x * x * x * x;
-    t0 += y; t1 += x * y; t2 += x * x * y;
+    s0 += 1;
+    s1 += x;
+    s2 += x * x;
+    s3 += x * x * x;
+    s4 += x * x * x * x;
+    t0 += y;
+    t1 += x * y;
+    t2 += x * x * y;
   }
   // Normal equations [s0 s1 s2; s1 s2 s3; s2 s3 s4]·[a b c] = [t0 t1 t2], by Cramer's rule.
-  const det3 = (a: number[]) => a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
+  const det3 = (a: number[]) =>
+    a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
   const d = det3([s0, s1, s2, s1, s2, s3, s2, s3, s4]);
   const a0 = det3([t0, s1, s2, t1, s2, s3, t2, s3, s4]) / d;
   const a1 = det3([s0, t0, s2, s1, t1, s3, s2, t2, s4]) / d;
@@ -127,7 +151,11 @@ export function smoothMeshes(meshes: Point[][], opts: SmoothOptions = {}): Point
     }
   }
   const sims = meshes.map((m) => fitSimilarity(ref, m));
-  const rigid = (k: keyof Similarity) => savitzkyGolay(sims.map((s) => s[k]), opts.rigidHalf ?? 4);
+  const rigid = (k: keyof Similarity) =>
+    savitzkyGolay(
+      sims.map((s) => s[k]),
+      opts.rigidHalf ?? 4,
+    );
   const [a, b, tx, ty] = [rigid("a"), rigid("b"), rigid("tx"), rigid("ty")];
   const shapeHalf = opts.shapeHalf ?? 4;
   const rx = new Float64Array(n);
@@ -159,7 +187,8 @@ export function fillGaps(meshes: (Point[] | null)[]): Point[][] {
     if (before === undefined) return meshes[after!]!;
     if (after === undefined) return meshes[before]!;
     const t = (i - before) / (after - before);
-    const p = meshes[before]!, q = meshes[after]!;
+    const p = meshes[before]!,
+      q = meshes[after]!;
     return p.map((pt, j) => ({ x: pt.x + (q[j].x - pt.x) * t, y: pt.y + (q[j].y - pt.y) * t }));
   });
 }
@@ -241,19 +270,22 @@ export function chooseLoop(samples: (Point[] | null)[], dt: number, opts: LoopOp
     const len = Math.min(want, end - i + 1);
     for (let s = i; s + len - 1 <= end; s++) {
       const e = s + len - 1;
-      let g = 0, v = 0;
+      let g = 0,
+        v = 0;
       for (let k = s; k <= e; k++) (g += gap[k]), (v += speed[k]);
       // Lips first (a talking stretch would talk over the speech), then motion, then turnarounds;
       // a longer loop repeats less visibly.
       const cost = (10 * g) / len + v / len + 0.5 * (speed[s] + speed[e]) - (0.3 * len) / want;
-      if (!best || cost < best.cost - 1e-9 || (Math.abs(cost - best.cost) <= 1e-9 && e - s > best.last - best.first)) best = { first: s, last: e, cost };
+      if (!best || cost < best.cost - 1e-9 || (Math.abs(cost - best.cost) <= 1e-9 && e - s > best.last - best.first))
+        best = { first: s, last: e, cost };
     }
     i = end + 1;
   }
   if (!best || (best.last - best.first + 1) * dt < opts.minSeconds - 1e-9) return null;
   const { first, last } = best;
   const len = last - first + 1;
-  let g = 0, v = 0;
+  let g = 0,
+    v = 0;
   for (let k = first; k <= last; k++) (g += gap[k]), (v += speed[k]);
   return { first, last, startS: first * dt, seconds: len * dt, gap: g / len, speed: v / len };
 }
@@ -285,12 +317,24 @@ export interface LoopCrop {
  * roll, kept inside the video (no padding around moving footage) and at most `maxGrow` times a
  * single frame's square (a face that wanders far would otherwise shrink to nothing).
  */
-export function loopCrop(meshes: Point[][], framing: Framing, video: { width: number; height: number }, size: number, maxGrow = 1.6): LoopCrop {
+export function loopCrop(
+  meshes: Point[][],
+  framing: Framing,
+  video: { width: number; height: number },
+  size: number,
+  maxGrow = 1.6,
+): LoopCrop {
   const notes: string[] = [];
   const roll = meshes.reduce((s, m) => s + meshRoll(m), 0) / meshes.length;
-  const pivot = meshes.reduce((s, m) => ({ x: s.x + m[MESH.noseTip].x / meshes.length, y: s.y + m[MESH.noseTip].y / meshes.length }), { x: 0, y: 0 });
+  const pivot = meshes.reduce((s, m) => ({ x: s.x + m[MESH.noseTip].x / meshes.length, y: s.y + m[MESH.noseTip].y / meshes.length }), {
+    x: 0,
+    y: 0,
+  });
   const level = new FrameTransform(pivot, roll, { x: 0, y: 0 }, { x: 0, y: 0 }, 1);
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   const sides: number[] = [];
   for (const m of meshes) {
     const f = anchorsFromMesh(m.map((p) => level.upright(p))).face;
@@ -298,8 +342,10 @@ export function loopCrop(meshes: Point[][], framing: Framing, video: { width: nu
     sides.push(s);
     const left = f.x - s / 2;
     const top = f.y - framing.faceCentreY * s;
-    x0 = Math.min(x0, left); y0 = Math.min(y0, top);
-    x1 = Math.max(x1, left + s); y1 = Math.max(y1, top + s);
+    x0 = Math.min(x0, left);
+    y0 = Math.min(y0, top);
+    x1 = Math.max(x1, left + s);
+    y1 = Math.max(y1, top + s);
   }
   sides.sort((p, q) => p - q);
   const typical = sides[Math.floor(sides.length / 2)];

@@ -21,7 +21,12 @@ export class Cors {
     if (!h) return new Response(null, { status: 204 });
     return new Response(null, {
       status: 204,
-      headers: { ...h, "access-control-allow-headers": ALLOW_HEADERS, "access-control-allow-methods": ALLOW_METHODS, "access-control-max-age": "600" },
+      headers: {
+        ...h,
+        "access-control-allow-headers": ALLOW_HEADERS,
+        "access-control-allow-methods": ALLOW_METHODS,
+        "access-control-max-age": "600",
+      },
     });
   }
 

@@ -5,7 +5,11 @@ import { openApiDocument } from "./openapi.ts";
 import { Type } from "@sinclair/typebox";
 
 const req = (body: string, headers: Record<string, string> = {}) => new Request("http://localhost/x", { method: "POST", body, headers });
-const code = (p: Promise<unknown>) => p.then(() => "ok", (e: ApiError) => `${e.status} ${e.code}`);
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: ApiError) => `${e.status} ${e.code}`,
+  );
 
 describe("readJsonObject", () => {
   it("counts depth outside strings only", () => {
@@ -18,7 +22,9 @@ describe("readJsonObject", () => {
     expect(await code(readJsonObject(req("{bad")))).toBe("400 invalid_body");
     expect(await code(readJsonObject(req("")))).toBe("400 invalid_body");
     expect(await code(readJsonObject(req("[".repeat(40) + "]".repeat(40))))).toBe("400 invalid_body");
-    expect(await code(readJsonObject(req(JSON.stringify({ a: "x".repeat(300 * 1024) })), { limitBytes: 256 * 1024 }))).toBe("413 body_too_large");
+    expect(await code(readJsonObject(req(JSON.stringify({ a: "x".repeat(300 * 1024) })), { limitBytes: 256 * 1024 }))).toBe(
+      "413 body_too_large",
+    );
     expect(await code(readJsonObject(req("{}", { "content-length": "999999999" }), { limitBytes: 1024 }))).toBe("413 body_too_large");
   });
   it("reads an object, and an empty body as {} when allowed", async () => {
@@ -43,8 +49,24 @@ describe("error envelopes", () => {
 describe("openApiDocument", () => {
   it("lists every route with its path parameters, query and body", () => {
     const doc = openApiDocument([
-      { method: "GET", path: "/conversations/:id", summary: "s", envelope: "flat", responses: { 200: Type.Object({}) }, handler: () => ({}) },
-      { method: "POST", path: "/x", summary: "s", envelope: "flat", body: Type.Object({ a: Type.String() }), query: Type.Object({ q: Type.Optional(Type.String()) }), responses: { 200: Type.Object({}) }, handler: () => ({}) },
+      {
+        method: "GET",
+        path: "/conversations/:id",
+        summary: "s",
+        envelope: "flat",
+        responses: { 200: Type.Object({}) },
+        handler: () => ({}),
+      },
+      {
+        method: "POST",
+        path: "/x",
+        summary: "s",
+        envelope: "flat",
+        body: Type.Object({ a: Type.String() }),
+        query: Type.Object({ q: Type.Optional(Type.String()) }),
+        responses: { 200: Type.Object({}) },
+        handler: () => ({}),
+      },
     ]);
     expect(doc.openapi).toBe("3.1.0");
     const get = doc.paths["/conversations/{id}"].get as { parameters: { name: string; in: string }[] };

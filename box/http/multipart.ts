@@ -14,7 +14,10 @@ const tooLarge = (limit: number) => new ApiError(413, "body_too_large", `The upl
  * The parts of an upload: exactly one file part `filePart`; `textParts` at most once each, as text;
  * any other part name, a second part of the same name, or a missing file is a 400 naming it.
  */
-export async function readUploadForm(request: Request, o: { limitBytes: number; filePart: string; textParts: readonly string[] }): Promise<UploadForm> {
+export async function readUploadForm(
+  request: Request,
+  o: { limitBytes: number; filePart: string; textParts: readonly string[] },
+): Promise<UploadForm> {
   const type = request.headers.get("content-type") ?? "";
   const hint = `Send multipart/form-data with the audio in a part named "${o.filePart}".`;
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new ApiError(400, "invalid_body", `The body is not multipart/form-data. ${hint}`);
@@ -32,12 +35,17 @@ export async function readUploadForm(request: Request, o: { limitBytes: number; 
   for (const [name, entry] of form.entries()) {
     const value = entry as string | (Blob & { name?: string });
     if (!allowed.includes(name)) {
-      throw new ApiError(400, "unknown_part", `Unknown part "${name.slice(0, 40)}": the parts are ${allowed.map((p) => `"${p}"`).join(", ")}. ${hint}`);
+      throw new ApiError(
+        400,
+        "unknown_part",
+        `Unknown part "${name.slice(0, 40)}": the parts are ${allowed.map((p) => `"${p}"`).join(", ")}. ${hint}`,
+      );
     }
     if (seen.has(name)) throw new ApiError(400, "duplicate_part", `The part "${name}" was sent more than once.`);
     seen.add(name);
     if (name === o.filePart) {
-      if (typeof value === "string") throw new ApiError(400, "missing_file", `The part "${o.filePart}" must be a file (with a filename), not a text field.`);
+      if (typeof value === "string")
+        throw new ApiError(400, "missing_file", `The part "${o.filePart}" must be a file (with a filename), not a text field.`);
       file = { filename: value.name ?? "", bytes: new Uint8Array(await value.arrayBuffer()) };
     } else {
       fields[name] = typeof value === "string" ? value : await value.text();

@@ -10,7 +10,12 @@ export function openApiDocument(routes: RouteDef[], extra: { path: string; metho
   for (const r of routes) {
     const path = r.path.replace(/:([A-Za-z_]+)/g, "{$1}");
     const op: Record<string, unknown> = { summary: r.summary, "x-policy": policyFor(r.method, r.path), responses: {} };
-    const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
     if (r.query) {
       const q = plain(r.query) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, schema] of Object.entries(q.properties ?? {})) {

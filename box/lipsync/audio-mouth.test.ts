@@ -16,8 +16,7 @@ function burst(seconds: number, from: number, to: number, freq: number, amplitud
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const inside = (track: MouthParams[], from: number, to: number) =>
-  track.filter((_, i) => i * FRAME_MS >= from && (i + 1) * FRAME_MS <= to);
+const inside = (track: MouthParams[], from: number, to: number) => track.filter((_, i) => i * FRAME_MS >= from && (i + 1) * FRAME_MS <= to);
 
 describe("mouthTrackFromAudio", () => {
   it("gives one frame per 40 ms at 25 fps", () => {
@@ -45,7 +44,9 @@ describe("mouthTrackFromAudio", () => {
   });
 
   it("opens more for louder sound", () => {
-    const opens = [0.01, 0.03, 0.1, 0.3].map((amp) => mean(inside(mouthTrackFromAudio(burst(1, 0.2, 0.8, 700, amp), RATE), 320, 680).map((f) => f.open)));
+    const opens = [0.01, 0.03, 0.1, 0.3].map((amp) =>
+      mean(inside(mouthTrackFromAudio(burst(1, 0.2, 0.8, 700, amp), RATE), 320, 680).map((f) => f.open)),
+    );
     for (let i = 1; i < opens.length; i++) expect(opens[i]).toBeGreaterThan(opens[i - 1]);
   });
 
@@ -65,7 +66,12 @@ describe("mouthTrackFromAudio", () => {
 describe("mouthTrackForUtterance", () => {
   it("uses the phoneme timings when there are some and the audio otherwise", () => {
     const pcm = burst(1, 0.2, 0.8, 700, 0.3, 22050);
-    const withTimings = mouthTrackForUtterance({ pcm, sampleRate: 22050, durationMs: 1000, phonemes: [{ phoneme: "a", startMs: 200, endMs: 800 }] });
+    const withTimings = mouthTrackForUtterance({
+      pcm,
+      sampleRate: 22050,
+      durationMs: 1000,
+      phonemes: [{ phoneme: "a", startMs: 200, endMs: 800 }],
+    });
     const without = mouthTrackForUtterance({ pcm, sampleRate: 22050, durationMs: 1000, phonemes: [] });
     expect(withTimings.source).toBe("phonemes");
     expect(without.source).toBe("audio");

@@ -21,7 +21,7 @@ const DEFAULTS: Required<AudioMouthOptions> = {
   maxSpeedPerSecond: 7.5,
 };
 
-const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);
+const clamp01 = (v: number) => (v < 0 ? 0 : Math.min(v, 1));
 
 /** dBFS of the RMS of pcm[from, to). */
 function rmsDb(pcm: Int16Array, from: number, to: number): number {
@@ -92,12 +92,7 @@ function smooth(y: Float64Array): Float64Array {
 }
 
 /** One MouthParams per video frame, ceil(samples × fps / rate) of them; pure. */
-export function mouthTrackFromAudio(
-  pcm: Int16Array,
-  sampleRate: number,
-  fps = 25,
-  options: AudioMouthOptions = {},
-): MouthParams[] {
+export function mouthTrackFromAudio(pcm: Int16Array, sampleRate: number, fps = 25, options: AudioMouthOptions = {}): MouthParams[] {
   const o = { ...DEFAULTS, ...options };
   const n = Math.ceil((pcm.length * fps) / sampleRate);
   const open = new Float64Array(n);

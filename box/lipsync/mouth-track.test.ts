@@ -44,7 +44,13 @@ describe("visemes", () => {
 describe("mouthTrackFromPhonemes", () => {
   it("gives one frame per 1/fps of audio: ceil(duration × fps / 1000)", () => {
     const ph = seq(["a", 100, 300]);
-    for (const [ms, fps] of [[1000, 25], [1001, 25], [999, 25], [1234.5, 30], [0, 25]] as const) {
+    for (const [ms, fps] of [
+      [1000, 25],
+      [1001, 25],
+      [999, 25],
+      [1234.5, 30],
+      [0, 25],
+    ] as const) {
       expect(mouthTrackFromPhonemes(ph, ms, fps)).toHaveLength(Math.ceil((ms * fps) / 1000));
       expect(frameCount(ms, fps)).toBe(Math.ceil((ms * fps) / 1000));
     }

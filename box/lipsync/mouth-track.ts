@@ -152,7 +152,7 @@ export function mouthTrackFromPhonemes(
 
   for (const c of CHANNELS) slewLimitDown(curves[c], step);
 
-  const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);
+  const clamp01 = (v: number) => (v < 0 ? 0 : Math.min(v, 1));
   const track: MouthParams[] = [];
   for (let i = 0; i < n; i++) {
     track.push({ open: clamp01(curves.open[i]), wide: clamp01(curves.wide[i]), round: clamp01(curves.round[i]) });

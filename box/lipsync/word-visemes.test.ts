@@ -43,7 +43,13 @@ describe("WordPhonemizer", () => {
   });
 
   it("leaves an utterance without word texts, or with phonemes already, as it is", async () => {
-    const bare: Utterance = { pcm: new Int16Array(1600), sampleRate: 16000, phonemes: [], words: [{ startMs: 0, endMs: 100 }], durationMs: 100 };
+    const bare: Utterance = {
+      pcm: new Int16Array(1600),
+      sampleRate: 16000,
+      phonemes: [],
+      words: [{ startMs: 0, endMs: 100 }],
+      durationMs: 100,
+    };
     expect(await phonemizer.withPhonemes(bare)).toBe(bare);
     const timed = await espeak.synthesize("mum");
     expect(await phonemizer.withPhonemes(timed)).toBe(timed);

@@ -69,7 +69,8 @@ export class WordPhonemizer {
     if (this.cache.has(key)) return this.cache.get(key)!;
     const u = await this.espeak.synthesize(word, language ? { voice: language } : {});
     const total = u.phonemes.reduce((s, p) => s + (p.endMs - p.startMs), 0);
-    const value = total > 0 ? { names: u.phonemes.map((p) => p.phoneme), shares: u.phonemes.map((p) => (p.endMs - p.startMs) / total) } : null;
+    const value =
+      total > 0 ? { names: u.phonemes.map((p) => p.phoneme), shares: u.phonemes.map((p) => (p.endMs - p.startMs) / total) } : null;
     if (this.cache.size >= CACHE_WORDS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, value);
     return value;

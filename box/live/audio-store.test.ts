@@ -20,7 +20,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const wavs = () => readdirSync(dir).filter((f) => f.endsWith(".wav")).sort();
+const wavs = () =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".wav"))
+    .sort();
 const sidecar = (name: string) => JSON.parse(readFileSync(join(dir, name.replace(/\.wav$/, ".json")), "utf8"));
 async function reply(store: AudioStore, subject: string): Promise<string> {
   clock += 1000;
@@ -84,12 +87,26 @@ describe("reply audio retention", () => {
     plant("my-upload.wav", { text: "", tone: null, kind: "upload", created_ms: ancient });
     plant("reply-1700000000000-abcdef01.wav", { text: "", tone: null, kind: "upload" }); // an upload, whatever its name
     plant(`reply-${ancient}-0123abcd.wav`, { text: "old", tone: "neutral" }); // an older reply: no kind, no subject
-    for (let i = 0; i < 4; i++) plant(`reply-${clock - 4000 + i}-0000000${i}.wav`, { text: "", tone: null, kind: "reply", subject: "key:aaa", created_ms: clock - 4000 + i });
+    for (let i = 0; i < 4; i++)
+      plant(`reply-${clock - 4000 + i}-0000000${i}.wav`, {
+        text: "",
+        tone: null,
+        kind: "reply",
+        subject: "key:aaa",
+        created_ms: clock - 4000 + i,
+      });
     plant(`reply-${clock}-0000000f.wav`, { text: "", tone: null, kind: "reply", subject: "key:bbb", created_ms: clock });
 
     new AudioStore(dir, { maxAgeSeconds: 86_400, maxBytesPerSubject: 2 * ONE }, now);
     expect(wavs()).toEqual(
-      [DEFAULT_CLIP, "my-upload.wav", "reply-1700000000000-abcdef01.wav", `reply-${clock - 3998}-00000002.wav`, `reply-${clock - 3997}-00000003.wav`, `reply-${clock}-0000000f.wav`].sort(),
+      [
+        DEFAULT_CLIP,
+        "my-upload.wav",
+        "reply-1700000000000-abcdef01.wav",
+        `reply-${clock - 3998}-00000002.wav`,
+        `reply-${clock - 3997}-00000003.wav`,
+        `reply-${clock}-0000000f.wav`,
+      ].sort(),
     );
   });
 
@@ -123,11 +140,36 @@ describe("listing and ownership", () => {
     // The default clip (no recorded time: its mtime, real now) is newer than the fake clock's files.
     expect(rows.map((r) => r.name)).toEqual([DEFAULT_CLIP, reply, "mine.wav", "by-hand.wav"]);
     expect(rows.find((r) => r.name === "mine.wav")).toEqual({
-      name: "mine.wav", kind: "upload", duration_s: 0.5, sample_rate: 48000, bytes: wav.length, created_at: Math.floor(mineAt / 1000), tone: "happy", transcript: "hi", transcript_source: "uploader",
+      name: "mine.wav",
+      kind: "upload",
+      duration_s: 0.5,
+      sample_rate: 48000,
+      bytes: wav.length,
+      created_at: Math.floor(mineAt / 1000),
+      tone: "happy",
+      transcript: "hi",
+      transcript_source: "uploader",
     });
-    expect(rows.find((r) => r.name === reply)).toMatchObject({ kind: "reply", duration_s: 0.06, sample_rate: 16000, tone: "neutral", transcript: "Hello.", transcript_source: "speech" });
-    expect(rows.find((r) => r.name === "by-hand.wav")).toMatchObject({ kind: "upload", transcript: "", tone: null, transcript_source: "none" });
-    expect(store.list("key:bbb").map((r) => r.name).sort()).toEqual(["by-hand.wav", DEFAULT_CLIP, "theirs.wav"]);
+    expect(rows.find((r) => r.name === reply)).toMatchObject({
+      kind: "reply",
+      duration_s: 0.06,
+      sample_rate: 16000,
+      tone: "neutral",
+      transcript: "Hello.",
+      transcript_source: "speech",
+    });
+    expect(rows.find((r) => r.name === "by-hand.wav")).toMatchObject({
+      kind: "upload",
+      transcript: "",
+      tone: null,
+      transcript_source: "none",
+    });
+    expect(
+      store
+        .list("key:bbb")
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["by-hand.wav", DEFAULT_CLIP, "theirs.wav"]);
     // Another credential's reply or upload is missing to this one; shared ones are everybody's.
     expect(store.get("theirs.wav", "key:aaa")).toBeNull();
     expect(store.get(reply, "key:bbb")).toBeNull();

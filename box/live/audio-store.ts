@@ -2,7 +2,19 @@
 // and uploaded audio (POST /api/upload). Each WAV has a sidecar JSON with what is said in it, its
 // tone, its kind and (replies, uploads) the credential subject that made it: replies for their
 // retention, both so that another credential's audio answers like a missing one (fact 8).
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Tone } from "../../shared/wire/tones.ts";
@@ -185,7 +197,7 @@ export class AudioStore {
    */
   updateUpload(name: string, createdMs: number, patch: Partial<Pick<AudioMeta, "text" | "tone" | "transcript_source">>): boolean {
     const meta = this.metaOf(name);
-    if (!meta || meta.kind !== "upload" || meta.created_ms !== createdMs) return false;
+    if (meta?.kind !== "upload" || meta.created_ms !== createdMs) return false;
     this.writeWhole(sidecarOf(name), JSON.stringify({ ...meta, ...patch }));
     return true;
   }
@@ -196,7 +208,8 @@ export class AudioStore {
     for (const name of readdirSync(this.dir)) {
       if (!SAFE_NAME.test(name)) continue;
       const meta = this.meta(name);
-      if (meta?.kind === "upload" && meta.transcript_source === "pending" && typeof meta.created_ms === "number") out.push({ name, createdMs: meta.created_ms });
+      if (meta?.kind === "upload" && meta.transcript_source === "pending" && typeof meta.created_ms === "number")
+        out.push({ name, createdMs: meta.created_ms });
     }
     return out;
   }
@@ -216,9 +229,15 @@ export class AudioStore {
     }
     const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
-    for (const p of parts) (pcm.set(p, at), (at += p.length));
+    for (const p of parts) pcm.set(p, at), (at += p.length);
     const now = this.now();
-    return this.put(`reply-${now}-${randomBytes(4).toString("hex")}.wav`, pcm, rate || 48000, { text, tone, kind: "reply", subject, created_ms: now });
+    return this.put(`reply-${now}-${randomBytes(4).toString("hex")}.wav`, pcm, rate || 48000, {
+      text,
+      tone,
+      kind: "reply",
+      subject,
+      created_ms: now,
+    });
   }
 
   private writeWhole(name: string, data: string | Uint8Array): void {
@@ -248,7 +267,12 @@ export class AudioStore {
     if (meta?.kind ? meta.kind !== "reply" : !legacy) return;
     const size = (f: string) => (existsSync(join(this.dir, f)) ? statSync(join(this.dir, f)).size : 0);
     const at = typeof meta?.created_ms === "number" ? meta.created_ms : legacy ? Number(legacy[1]) : statSync(join(this.dir, name)).mtimeMs;
-    this.replies.add({ name, subject: typeof meta?.subject === "string" ? meta.subject : "", bytes: size(name) + size(sidecarOf(name)), at });
+    this.replies.add({
+      name,
+      subject: typeof meta?.subject === "string" ? meta.subject : "",
+      bytes: size(name) + size(sidecarOf(name)),
+      at,
+    });
   }
 
   private remove(names: string[]): void {

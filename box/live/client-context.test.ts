@@ -3,7 +3,9 @@ import { sanitizeClientContext } from "./client-context.ts";
 
 describe("sanitizeClientContext", () => {
   it("keeps the four valid facts, canonicalised", () => {
-    expect(sanitizeClientContext({ timezone: "Australia/Sydney", name: "  Ada  Lovelace ", location: "Sydney, Australia", locale: "en-au" })).toEqual({
+    expect(
+      sanitizeClientContext({ timezone: "Australia/Sydney", name: "  Ada  Lovelace ", location: "Sydney, Australia", locale: "en-au" }),
+    ).toEqual({
       timezone: "Australia/Sydney",
       name: "Ada Lovelace",
       location: "Sydney, Australia",

@@ -8,7 +8,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 function cleanText(v: unknown, max: number): string | undefined {
   if (typeof v !== "string") return undefined;
   const s = v.normalize("NFC").trim().replace(/\s+/g, " ");
-  if (!s || s.length > max || CONTROL.test(s) || /[<>{}\[\]]/.test(s)) return undefined;
+  if (!s || s.length > max || CONTROL.test(s) || /[<>{}[\]]/.test(s)) return undefined;
   return s;
 }
 

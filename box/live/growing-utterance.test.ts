@@ -78,7 +78,10 @@ describe("GrowingUtterance", () => {
   it("with timings, frames are settled from them as soon as they reach past the frame", () => {
     const pcm = speech();
     const g = new GrowingUtterance("x", "neutral");
-    g.push(pcm.subarray(0, RATE * 0.2), RATE, [{ phoneme: "a", startMs: 0, endMs: 200 }, { phoneme: "m", startMs: 200, endMs: 400 }]);
+    g.push(pcm.subarray(0, RATE * 0.2), RATE, [
+      { phoneme: "a", startMs: 0, endMs: 200 },
+      { phoneme: "m", startMs: 200, endMs: 400 },
+    ]);
     // Timings to 400 ms, audio to 200 ms: the audio is the limit (5 frames, less the last one the
     // resampler cannot finish yet and the one kept back).
     expect(g.frames).toBe(3);

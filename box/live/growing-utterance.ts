@@ -81,7 +81,12 @@ export class GrowingUtterance {
   /** What can be played now: the final frames only. */
   snapshot(): UtteranceInput {
     const n = this.frames;
-    return { text: this.text, tone: this.tone, pcm48k: this.out.subarray(0, this.done ? this.outLen : n * this.spf), mouth: this.mouth.slice(0, n) };
+    return {
+      text: this.text,
+      tone: this.tone,
+      pcm48k: this.out.subarray(0, this.done ? this.outLen : n * this.spf),
+      mouth: this.mouth.slice(0, n),
+    };
   }
 
   /** Called whenever frames were added or the stream ended. */

@@ -8,11 +8,19 @@ describe("IdleAnimator", () => {
     const onsets = frames.flatMap((b, i) => (b > 0 && (i === 0 || frames[i - 1] === 0) ? [i] : []));
     expect(onsets.length).toBeGreaterThanOrEqual(8);
     expect(onsets.length).toBeLessThanOrEqual(32);
-    const closedRun = Math.max(...frames.map((_, i) => { let n = 0; while (frames[i + n] > 0) n++; return n; }));
+    const closedRun = Math.max(
+      ...frames.map((_, i) => {
+        let n = 0;
+        while (frames[i + n] > 0) n++;
+        return n;
+      }),
+    );
     expect(closedRun).toBeLessThanOrEqual(5);
     expect(Math.max(...frames)).toBeGreaterThan(0.9);
     const b = new IdleAnimator({ seed: 7 });
-    expect(Array.from({ length: 300 }, (_, i) => b.params(i))).toEqual(Array.from({ length: 300 }, (_, i) => new IdleAnimator({ seed: 7 }).params(i)));
+    expect(Array.from({ length: 300 }, (_, i) => b.params(i))).toEqual(
+      Array.from({ length: 300 }, (_, i) => new IdleAnimator({ seed: 7 }).params(i)),
+    );
   });
 
   it("moves the head a little and smoothly, and breathes", () => {

@@ -15,7 +15,6 @@ export interface IdleOptions {
   holdFrames?: number;
 }
 
-
 type IdleParams = Pick<FrameParams, "blink" | "headX" | "headY" | "headRoll" | "breathe">;
 
 export class IdleAnimator {

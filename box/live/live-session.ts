@@ -153,7 +153,11 @@ export class LiveSession {
    * A session with no peer whose frames the caller asks for in order, as the media clock does
    * (tests and benchmarks of the schedule: the frames are the ones a client would be sent).
    */
-  static detached(avatar: ResolvedAvatar, clientContext: ClientContext, options: LiveSessionOptions): { session: LiveSession; frame: (i: number) => SourceFrame } {
+  static detached(
+    avatar: ResolvedAvatar,
+    clientContext: ClientContext,
+    options: LiveSessionOptions,
+  ): { session: LiveSession; frame: (i: number) => SourceFrame } {
     const session = new LiveSession(avatar, clientContext, options);
     session.pump();
     return { session, frame: (i) => session.frameAt(i) };
@@ -197,7 +201,8 @@ export class LiveSession {
     this.avatar = avatar;
     this.invalidateFrom(this.emitted + 1);
     // Another video's loop: its still plays until the frames are read, then the loop.
-    if (!this.loops.holds(avatar.frames)) void this.loops.hold(avatar.frames).then(() => !this.closed && this.avatar === avatar && this.invalidateFrom(this.emitted + 1));
+    if (!this.loops.holds(avatar.frames))
+      void this.loops.hold(avatar.frames).then(() => !this.closed && this.avatar === avatar && this.invalidateFrom(this.emitted + 1));
   }
 
   /** Resolves when nothing is queued or playing (or the session closed), or after `timeoutMs`. */
@@ -456,7 +461,14 @@ export class LiveSession {
     const target = restFrame(frames?.takes[tone] ? "neutral" : tone);
     const k = 0.18; // about 200 ms to settle into a new tone's resting expression
     const t = this.toneState;
-    this.toneState = { ...t, smile: lerp(t.smile, target.smile, k), brow: lerp(t.brow, target.brow, k), open: lerp(t.open, target.open, k), wide: lerp(t.wide, target.wide, k), round: lerp(t.round, target.round, k) };
+    this.toneState = {
+      ...t,
+      smile: lerp(t.smile, target.smile, k),
+      brow: lerp(t.brow, target.brow, k),
+      open: lerp(t.open, target.open, k),
+      wide: lerp(t.wide, target.wide, k),
+      round: lerp(t.round, target.round, k),
+    };
     const mouth = s ? (this.timeline.mouthAt(frame) ?? REST_MOUTH) : null;
     const idle = frames ? FOOTAGE_IDLE : this.idle.params(frame);
     // An uploaded face's `gesture_amplitude` scales its head motion (1: the stock faces'; 0: still).

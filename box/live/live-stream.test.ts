@@ -20,7 +20,16 @@ const pick = { subject: null };
 
 /** Word-alone phonemes for the provider's word timings: an open vowel then closed lips. */
 const phonemizer = new WordPhonemizer({
-  synthesize: async () => ({ pcm: new Int16Array(0), sampleRate: 22050, words: [], durationMs: 100, phonemes: [{ phoneme: "a", startMs: 0, endMs: 70 }, { phoneme: "m", startMs: 70, endMs: 100 }] }),
+  synthesize: async () => ({
+    pcm: new Int16Array(0),
+    sampleRate: 22050,
+    words: [],
+    durationMs: 100,
+    phonemes: [
+      { phoneme: "a", startMs: 0, endMs: 70 },
+      { phoneme: "m", startMs: 70, endMs: 100 },
+    ],
+  }),
 });
 
 const speakerOn = (engine: VoiceEngine, words = true) => new Speaker(VoiceAccounts.single(engine), 25, null, words ? phonemizer : null);
@@ -55,7 +64,10 @@ describe("streaming synthesis into the live session (ElevenLabs)", () => {
     // The clock runs ahead of the stream here, so it catches up with it and waits.
     await rig.until(() => rig.events.some((e) => e.kind === "end"), 20_000, 2);
     expect(g.failure).toBeNull();
-    expect(rig.events.map((e) => [e.kind, e.interrupted])).toEqual([["start", false], ["end", false]]);
+    expect(rig.events.map((e) => [e.kind, e.interrupted])).toEqual([
+      ["start", false],
+      ["end", false],
+    ]);
     // Every sample, in order, nothing repeated or skipped across the waits.
     const whole = g.snapshot().pcm48k;
     const sent = rig.audioOf(s.id);
@@ -100,7 +112,10 @@ describe("streaming synthesis into the live session (ElevenLabs)", () => {
     await g.finished;
     expect(g.failure?.message).toBeTruthy();
     const end = await rig.until(() => rig.events.some((e) => e.kind === "end"));
-    expect(rig.events.map((e) => [e.kind, e.interrupted])).toEqual([["start", false], ["end", false]]);
+    expect(rig.events.map((e) => [e.kind, e.interrupted])).toEqual([
+      ["start", false],
+      ["end", false],
+    ]);
     const whole = g.snapshot().pcm48k;
     expect(whole.length).toBeGreaterThan(0);
     expect(Array.from(rig.audioOf(s.id).subarray(0, whole.length))).toEqual(Array.from(whole));
@@ -116,7 +131,11 @@ describe("streaming synthesis into the live session (Cartesia, mouth from the au
     fake = await new FakeCartesia().listen();
   });
   afterAll(() => fake.close());
-  const speaker = () => speakerOn(new CartesiaEngine({ baseUrl: fake.url, apiKey: FAKE_CARTESIA_KEY, defaultVoice: FAKE_VOICES[0].id, timeoutMs: 120_000 }), false);
+  const speaker = () =>
+    speakerOn(
+      new CartesiaEngine({ baseUrl: fake.url, apiKey: FAKE_CARTESIA_KEY, defaultVoice: FAKE_VOICES[0].id, timeoutMs: 120_000 }),
+      false,
+    );
 
   it("the first audio plays before the stream ends; the whole clause follows unchanged", async () => {
     fake.reset();

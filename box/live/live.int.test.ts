@@ -12,7 +12,11 @@ let mouthBox = { x: 206, y: 290, width: 100, height: 60 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function post(path: string, body?: unknown) {
-  const res = await fetch(box.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(box.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as any };
 }
 
@@ -40,13 +44,21 @@ beforeAll(async () => {
   box = await spawnBox();
   const faces = await loadStockFaces(512);
   const m = faces[0].face.anchors.mouth;
-  mouthBox = { x: Math.round(m.x - m.width / 2), y: Math.round(m.y - m.width * 0.3), width: Math.round(m.width), height: Math.round(m.width * 0.6) };
+  mouthBox = {
+    x: Math.round(m.x - m.width / 2),
+    y: Math.round(m.y - m.width * 0.3),
+    width: Math.round(m.width),
+    height: Math.round(m.width * 0.6),
+  };
 }, 60_000);
 afterAll(() => box.stop());
 
 describe("live session over WebRTC", () => {
   it("answers /connect, streams 512x512 frames, talks with lip-sync, and interrupts within 200 ms", async () => {
-    const { client, answer } = await connect({ avatar: "stock-ava", client_context: { timezone: "Europe/Paris", name: "Ada", locale: "xx_bad!" } });
+    const { client, answer } = await connect({
+      avatar: "stock-ava",
+      client_context: { timezone: "Europe/Paris", name: "Ada", locale: "xx_bad!" },
+    });
     try {
       expect(answer).toMatchObject({ type: "answer", avatar: "stock-ava", silence: expect.any(String), idle_stand_in: false });
       expect(answer.sdp).toMatch(/^v=0/);
@@ -57,7 +69,10 @@ describe("live session over WebRTC", () => {
       const idleMotion = mouthMotion(client, idleFrom, performance.now());
       const idleRms = client.audioRmsOver(800);
 
-      const talk = await post("/api/talk", { text: "Hello there! I am a talking avatar, and my mouth follows what I say. Isn't that lovely?", tone: "happy" });
+      const talk = await post("/api/talk", {
+        text: "Hello there! I am a talking avatar, and my mouth follows what I say. Isn't that lovely?",
+        tone: "happy",
+      });
       expect(talk).toEqual({ status: 200, json: { ok: true, spoken: expect.stringContaining("Hello there") } });
       await client.until(() => client.audioRmsOver(200) > 500, 5000, "speech audio");
       const speakFrom = performance.now();
@@ -66,7 +81,10 @@ describe("live session over WebRTC", () => {
       const speakMotion = mouthMotion(client, speakFrom, performance.now());
       expect(speakRms).toBeGreaterThan(Math.max(300, idleRms * 5));
       expect(speakMotion).toBeGreaterThan(idleMotion * 3);
-      expect((await (await fetch(box.url + "/health")).json()) as any).toMatchObject({ avatar: "stock-ava", speaking_face: "stock-ava__happy" });
+      expect((await (await fetch(box.url + "/health")).json()) as any).toMatchObject({
+        avatar: "stock-ava",
+        speaking_face: "stock-ava__happy",
+      });
 
       const t0 = performance.now();
       expect(await post("/api/interrupt")).toEqual({ status: 200, json: { ok: true } });

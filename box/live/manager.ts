@@ -22,7 +22,12 @@ export class LiveSessions implements LiveControl {
     private readonly options: LiveSessionOptions,
     private readonly windows: SessionWindows = { idleSeconds: 300, maxSeconds: 3600, checkEveryMs: 1000 },
   ) {
-    this.spare = new EncoderSpare({ width: options.renderer.width, height: options.renderer.height, fps: options.fps, ffmpegPath: options.ffmpegPath });
+    this.spare = new EncoderSpare({
+      width: options.renderer.width,
+      height: options.renderer.height,
+      fps: options.fps,
+      ffmpegPath: options.ffmpegPath,
+    });
     this.options = { ...options, videoEncoder: () => this.spare.take() };
   }
 

@@ -62,7 +62,19 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
       path: "/connect",
       summary: "Open the live session (closes any previous one) and answer the WebRTC offer",
       envelope: "flat",
-      body: Type.Object({ sdp: Type.String(), type: Type.String(), avatar: Type.Optional(Type.String()), client_context: Type.Optional(Type.Object({ timezone: Type.Optional(Type.String()), name: Type.Optional(Type.String()), location: Type.Optional(Type.String()), locale: Type.Optional(Type.String()) })) }),
+      body: Type.Object({
+        sdp: Type.String(),
+        type: Type.String(),
+        avatar: Type.Optional(Type.String()),
+        client_context: Type.Optional(
+          Type.Object({
+            timezone: Type.Optional(Type.String()),
+            name: Type.Optional(Type.String()),
+            location: Type.Optional(Type.String()),
+            locale: Type.Optional(Type.String()),
+          }),
+        ),
+      }),
       responses: { 200: Type.Object({ ...Answer, silence: Type.String(), idle_stand_in: Type.Boolean() }), 400: Flat, 404: Flat },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
@@ -77,9 +89,17 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
     route({
       method: "POST",
       path: "/offer",
-      summary: "One-shot session: lip-sync an uploaded clip or a reply (`audio`, default: the box's default clip) on `avatar`, in `tone` or the one its words suggest",
+      summary:
+        "One-shot session: lip-sync an uploaded clip or a reply (`audio`, default: the box's default clip) on `avatar`, in `tone` or the one its words suggest",
       envelope: "flat",
-      body: Type.Object({ sdp: Type.String(), type: Type.String(), emotion_responsive: Type.Optional(Type.Boolean()), audio: Type.Optional(Type.String()), avatar: Type.Optional(Type.String()), tone: Type.Optional(Type.String()) }),
+      body: Type.Object({
+        sdp: Type.String(),
+        type: Type.String(),
+        emotion_responsive: Type.Optional(Type.Boolean()),
+        audio: Type.Optional(Type.String()),
+        avatar: Type.Optional(Type.String()),
+        tone: Type.Optional(Type.String()),
+      }),
       responses: { 200: Type.Object({ ...Answer, emotion: Type.String(), transcript: Type.String() }), 400: Flat, 404: Flat, 503: Flat },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
@@ -89,14 +109,19 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         const clip = d.audio.get(audio ?? DEFAULT_CLIP, principal.subject);
         if (!clip && audio !== undefined) throw new ApiError(404, "unknown_audio", `No uploaded audio named "${audio.slice(0, 80)}".`);
         if (!clip) throw new ApiError(503, "no_default_clip", "The box has no default clip (its voice engine did not start).");
-        if (body.emotion_responsive !== undefined && typeof body.emotion_responsive !== "boolean") throw new ApiError(400, "invalid_body", "emotion_responsive must be true or false.");
-        const responsive = (body.emotion_responsive as boolean | undefined) ?? (await d.settings.read(principal.subject)).emotion_responsive;
+        if (body.emotion_responsive !== undefined && typeof body.emotion_responsive !== "boolean")
+          throw new ApiError(400, "invalid_body", "emotion_responsive must be true or false.");
+        const responsive =
+          (body.emotion_responsive as boolean | undefined) ?? (await d.settings.read(principal.subject)).emotion_responsive;
         // Without an explicit tone, a responsive caller gets the tone the clip was made with (a
         // reply's), given at upload, or read from its words (recognised at upload time: no wait here).
         const tone = explicitTone ?? (responsive ? (clip.tone ?? toneFromWords(clip.text)) : "neutral");
         const asked = optionalString(body, "avatar");
         // An inferred tone the face was not prepared with leaves the face as it is; an asked one must exist.
-        const avatar = explicitTone || tone === "neutral" ? await pickAvatar(principal.subject, asked, tone) : await pickAvatar(principal.subject, asked).then((a) => d.registry.resolve(`${a.avatarId}__${tone}`) ?? a);
+        const avatar =
+          explicitTone || tone === "neutral"
+            ? await pickAvatar(principal.subject, asked, tone)
+            : await pickAvatar(principal.subject, asked).then((a) => d.registry.resolve(`${a.avatarId}__${tone}`) ?? a);
         const { session, answer } = await d.sessions.open({ sdp: body.sdp, type: body.type }, avatar, {});
         session.say(clipUtterance(clip.pcm, clip.sampleRate, avatar.tone, clip.text));
         return { sdp: answer.sdp, type: "answer", avatar: avatar.variant, emotion: avatar.tone, transcript: explicitTone ? "" : clip.text };
@@ -107,7 +132,12 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
       path: "/api/talk",
       summary: "Speak text as written into the live session (answers once queued)",
       envelope: "flat",
-      body: Type.Object({ text: Type.Optional(Type.String()), content: Type.Optional(Type.String()), voice: Type.Optional(Type.String()), tone: Type.Optional(Type.String()) }),
+      body: Type.Object({
+        text: Type.Optional(Type.String()),
+        content: Type.Optional(Type.String()),
+        voice: Type.Optional(Type.String()),
+        tone: Type.Optional(Type.String()),
+      }),
       responses: { 200: Type.Object({ ok: Type.Literal(true), spoken: Type.String() }), 400: Flat, 409: Flat, 503: Flat },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 256 * 1024 });
@@ -115,7 +145,8 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         if (raw !== undefined && typeof raw !== "string") throw new ApiError(400, "invalid_body", "text must be a string.");
         const text = (raw ?? "").trim();
         if (!text) throw new ApiError(400, "blank_text", "text is blank: send the words to speak.");
-        if (text.length > TALK_MAX_CHARS) throw new ApiError(400, "text_too_long", `text is ${text.length} characters; at most ${TALK_MAX_CHARS} can be spoken at once.`);
+        if (text.length > TALK_MAX_CHARS)
+          throw new ApiError(400, "text_too_long", `text is ${text.length} characters; at most ${TALK_MAX_CHARS} can be spoken at once.`);
         const tone = toneOf(body);
         const session = d.sessions.live();
         if (!session) throw new ApiError(409, "no_live_session", "No live session: call /connect first.");
@@ -128,7 +159,13 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
         // An interrupt (or barge-in) after the talk was asked for aborts the voice stream speaking it.
         const signal = session.interruptSignal;
         // The face on screen names its own voice when neither the talk nor the caller's settings do.
-        const speak = (clause: string) => d.speaker.live(clause, tone ?? session.avatar.tone, { subject: principal.subject, voice, avatar: session.avatar.avatarId }, signal);
+        const speak = (clause: string) =>
+          d.speaker.live(
+            clause,
+            tone ?? session.avatar.tone,
+            { subject: principal.subject, voice, avatar: session.avatar.avatarId },
+            signal,
+          );
         const turn = (talking.get(session) ?? Promise.resolve()).then(async () => {
           // Each clause plays from its first audio while the rest still streams in (a bad voice
           // refuses the talk here, before any sound); the next is asked for once it has all arrived.

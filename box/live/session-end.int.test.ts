@@ -27,7 +27,16 @@ afterEach(async () => {
 async function start(env: Record<string, string>) {
   box = await spawnBox({ BOX_API_KEYS: KEY, BOX_ASR: "pocketsphinx", BOX_SOCKET_CHECK_MS: "200", ...env });
   media = new WrtcClient(2);
-  await media.connect(async (offer) => (await (await fetch(box!.url + "/connect", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any);
+  await media.connect(
+    async (offer) =>
+      (await (
+        await fetch(box!.url + "/connect", {
+          method: "POST",
+          headers: { ...H, "content-type": "application/json" },
+          body: JSON.stringify(offer),
+        })
+      ).json()) as any,
+  );
   await media.waitForFirstFrame(20_000);
   sessionEncoder = byStartTime(childPids(box.child.pid!, "ffmpeg"))[0];
   expect(sessionEncoder).toBeGreaterThan(0);
@@ -40,7 +49,8 @@ function socket(path: string, query = "") {
   return ws;
 }
 
-const talk = (text: string) => fetch(box!.url + "/api/talk", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify({ text }) });
+const talk = (text: string) =>
+  fetch(box!.url + "/api/talk", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify({ text }) });
 
 /** The session is over for the client: no new frames arrive, talk is 409, a new mic socket is 4002. */
 async function expectSessionGone() {
@@ -74,7 +84,13 @@ describe("live session end", () => {
     const control = socket("/api/session/ws");
     await control.waitType("session_ready", 10_000);
     for (const ws of [mic, control]) {
-      expect(await ws.waitType("session_expired", 10_000)).toEqual({ type: "session_expired", reason: "idle", message: expect.any(String), seconds: 5, code: 4007 });
+      expect(await ws.waitType("session_expired", 10_000)).toEqual({
+        type: "session_expired",
+        reason: "idle",
+        message: expect.any(String),
+        seconds: 5,
+        code: 4007,
+      });
       await ws.closed;
       expect(ws.closeCode).toBe(4007);
     }

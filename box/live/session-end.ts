@@ -23,8 +23,18 @@ export interface SessionExpiry {
 
 export function sessionExpiry(reason: SessionExpiry["reason"], seconds: number): SessionExpiry {
   return reason === "idle"
-    ? { reason, seconds, code: CLOSE.idle, message: `The session sat idle for ${seconds} seconds and was released; go live again to continue.` }
-    : { reason, seconds, code: CLOSE.maxLength, message: `The session reached its allowed length of ${seconds} seconds; go live again to continue.` };
+    ? {
+        reason,
+        seconds,
+        code: CLOSE.idle,
+        message: `The session sat idle for ${seconds} seconds and was released; go live again to continue.`,
+      }
+    : {
+        reason,
+        seconds,
+        code: CLOSE.maxLength,
+        message: `The session reached its allowed length of ${seconds} seconds; go live again to continue.`,
+      };
 }
 
 /** Which window, if any, has run out at `now` (the ceiling is checked first). */

@@ -17,7 +17,11 @@ afterAll(() => {
 });
 
 async function post(path: string, body?: unknown) {
-  const res = await fetch(box.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(box.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as unknown };
 }
 
@@ -35,7 +39,8 @@ async function connect(): Promise<WrtcClient> {
   return client;
 }
 
-const told = (client: WrtcClient) => client.until(() => client.dtlsState === "closed", TOLD_WITHIN_MS, "the client's DTLS transport closed");
+const told = (client: WrtcClient) =>
+  client.until(() => client.dtlsState === "closed", TOLD_WITHIN_MS, "the client's DTLS transport closed");
 
 /** Waits until the box has no live session (a window ran out). */
 async function sessionEnded(withinSeconds: number): Promise<void> {

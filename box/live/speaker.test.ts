@@ -29,10 +29,13 @@ describe("Speaker and the voice engine's health", () => {
       tts: async () => ({ state: health.state, detail: health.detail, provider: "espeak", origin: "box" as const, notice: "" }),
       transcribe: () => true,
     };
-    for (let i = 0; i < 3; i++) await expect(speaker.synthesize("hello", { subject: null })).rejects.toMatchObject({ status: 502, code: "tts_failed" });
+    for (let i = 0; i < 3; i++)
+      await expect(speaker.synthesize("hello", { subject: null })).rejects.toMatchObject({ status: 502, code: "tts_failed" });
     const down = await readiness(sources, "s");
     expect(down).toMatchObject({ ready: false, tts: false, voice: false, tts_state: "failing" });
-    expect(down.reason).toBe("The voice engine is failing (the last 3 calls to espeak-ng failed; last error: espeak-ng: synthesis failed (out of memory)).");
+    expect(down.reason).toBe(
+      "The voice engine is failing (the last 3 calls to espeak-ng failed; last error: espeak-ng: synthesis failed (out of memory)).",
+    );
 
     broken = false;
     await speaker.synthesize("hello", { subject: null });
@@ -46,7 +49,10 @@ describe("Speaker and the voice engine's health", () => {
     });
     const health = new UpstreamHealth("espeak-ng", async () => undefined, { failuresToFail: 1 }, "ready");
     const speaker = new Speaker(VoiceAccounts.single(engine), 25, health);
-    await expect(speaker.synthesize("hello", { subject: null, voice: "klingon" })).rejects.toMatchObject({ status: 400, code: "unknown_voice" });
+    await expect(speaker.synthesize("hello", { subject: null, voice: "klingon" })).rejects.toMatchObject({
+      status: 400,
+      code: "unknown_voice",
+    });
     expect(health.state).toBe("ready");
     health.close();
   });

@@ -26,7 +26,7 @@ export class Speaker {
   ) {}
 
   get available(): boolean {
-    return this.accounts !== null && this.accounts.bootEngine.ready;
+    return this.accounts?.bootEngine.ready ?? false;
   }
 
   /**
@@ -133,7 +133,8 @@ export class Speaker {
   /** A chunk into the clause: its word timings become phonemes (when they can) for the mouth. */
   private async take(g: GrowingUtterance, c: UtteranceChunk): Promise<void> {
     let phonemes = c.phonemes ?? [];
-    if (phonemes.length === 0 && c.words?.length && this.phonemizer) phonemes = (await this.phonemizer.fromWords(c.words).catch(() => null)) ?? [];
+    if (phonemes.length === 0 && c.words?.length && this.phonemizer)
+      phonemes = (await this.phonemizer.fromWords(c.words).catch(() => null)) ?? [];
     g.push(c.pcm, c.sampleRate, phonemes);
   }
 

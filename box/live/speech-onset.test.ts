@@ -49,7 +49,7 @@ describe("speech onset waits for its picture", () => {
     const gate = gatedRenderer();
     const d = LiveSession.detached(avatar, {}, { renderer: gate.renderer, loopbackOnly: true });
     session = d.session;
-    for (let i = 0; i < 4; i++) (await tick(), d.frame(i));
+    for (let i = 0; i < 4; i++) await tick(), d.frame(i);
     gate.hold();
     const s = session.say(speech(10));
     expect(s.startFrame).toBe(4);
@@ -75,7 +75,7 @@ describe("speech onset waits for its picture", () => {
     const gate = gatedRenderer();
     const d = LiveSession.detached(avatar, {}, { renderer: gate.renderer, loopbackOnly: true });
     session = d.session;
-    for (let i = 0; i < 3; i++) (await tick(), d.frame(i));
+    for (let i = 0; i < 3; i++) await tick(), d.frame(i);
     gate.hold();
     session.say(speech(10));
     const peaks = [3, 4, 5, 6, 7].map((i) => peakOf(d.frame(i).pcm48k));
@@ -87,7 +87,7 @@ describe("speech onset waits for its picture", () => {
     const gate = gatedRenderer();
     const d = LiveSession.detached(avatar, {}, { renderer: gate.renderer, loopbackOnly: true });
     session = d.session;
-    for (let i = 0; i < 3; i++) (await tick(), d.frame(i));
+    for (let i = 0; i < 3; i++) await tick(), d.frame(i);
     const s = session.say(speech(5));
     for (let k = 0; k < 4; k++) await tick();
     const f = d.frame(s.startFrame);

@@ -46,7 +46,10 @@ describe("SpeechTimeline", () => {
   it("hold stops at a frame with silence and release goes on from that frame: nothing skipped or repeated", () => {
     const t = new SpeechTimeline(4);
     // Every sample distinct (1..n), so a skipped or repeated slice shows.
-    const ramp = (frames: number, from: number, text: string): UtteranceInput => ({ ...utt(frames, 0, text), pcm48k: Int16Array.from({ length: frames * 4 }, (_, i) => from + i) });
+    const ramp = (frames: number, from: number, text: string): UtteranceInput => ({
+      ...utt(frames, 0, text),
+      pcm48k: Int16Array.from({ length: frames * 4 }, (_, i) => from + i),
+    });
     const a = t.enqueue(ramp(6, 1, "a"), 0);
     const out: number[] = [];
     const play = (from: number, to: number) => {
@@ -89,7 +92,10 @@ describe("SpeechTimeline", () => {
 describe("SpeechTimeline with an open utterance (a voice still streaming)", () => {
   it("plays what arrived, stalls past it (nothing after it plays), and goes on from the very next frame", () => {
     const t = new SpeechTimeline(4);
-    const ramp = (frames: number, from: number, text: string): UtteranceInput => ({ ...utt(frames, 0, text), pcm48k: Int16Array.from({ length: frames * 4 }, (_, i) => from + i) });
+    const ramp = (frames: number, from: number, text: string): UtteranceInput => ({
+      ...utt(frames, 0, text),
+      pcm48k: Int16Array.from({ length: frames * 4 }, (_, i) => from + i),
+    });
     const whole = ramp(6, 1, "a");
     const a = t.enqueue({ ...whole, pcm48k: whole.pcm48k.subarray(0, 8), mouth: whole.mouth.slice(0, 2) }, 0, true);
     const b = t.enqueue(ramp(1, 100, "b"), 0);

@@ -10,7 +10,12 @@ const principal = { subject: "s", scope: "admin", digest: null, kind: "open", ex
 
 function rig(delays: Record<string, number>, failOn?: string) {
   const said: string[] = [];
-  const session = { avatar: { tone: "neutral" }, interruptions: 0, interruptSignal: new AbortController().signal, sayStream: (g: GrowingUtterance) => said.push(g.text) };
+  const session = {
+    avatar: { tone: "neutral" },
+    interruptions: 0,
+    interruptSignal: new AbortController().signal,
+    sayStream: (g: GrowingUtterance) => said.push(g.text),
+  };
   const deps = {
     sessions: { live: () => session },
     speaker: {
@@ -23,7 +28,13 @@ function rig(delays: Record<string, number>, failOn?: string) {
     },
   } as unknown as LiveRouteDeps;
   const talk = liveRoutes(deps).find((r) => r.path === "/api/talk")!;
-  const post = (text: string) => talk.handler({ request: new Request("http://box/api/talk", { method: "POST", body: JSON.stringify({ text }) }), principal, params: {}, query: new URLSearchParams() });
+  const post = (text: string) =>
+    talk.handler({
+      request: new Request("http://box/api/talk", { method: "POST", body: JSON.stringify({ text }) }),
+      principal,
+      params: {},
+      query: new URLSearchParams(),
+    });
   return { said, post, session };
 }
 

@@ -25,7 +25,12 @@ afterEach(() => rig?.close());
 
 function talk(text: string) {
   rig = new FrameRig();
-  const speaker = new Speaker(VoiceAccounts.single(new ElevenLabsEngine({ baseUrl: fake.url, apiKey: KEY, timeoutMs: 120_000 })), 25, null, null);
+  const speaker = new Speaker(
+    VoiceAccounts.single(new ElevenLabsEngine({ baseUrl: fake.url, apiKey: KEY, timeoutMs: 120_000 })),
+    25,
+    null,
+    null,
+  );
   const deps = { sessions: { live: () => rig.session }, speaker } as unknown as LiveRouteDeps;
   const route = liveRoutes(deps).find((r) => r.path === "/api/talk")!;
   const request = new Request("http://box/api/talk", { method: "POST", body: JSON.stringify({ text }) });

@@ -15,12 +15,23 @@ let model: FakeOpenAi;
 let voice: FakeElevenLabs;
 
 const call = (path: string, body?: unknown) =>
-  fetch(box.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` }, body: JSON.stringify(body ?? {}) });
+  fetch(box.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
+    body: JSON.stringify(body ?? {}),
+  });
 
 beforeAll(async () => {
   model = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] });
   voice = await FakeElevenLabs.start({ apiKey: EL_KEY });
-  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: model.url, BOX_TTS: "elevenlabs", BOX_ELEVENLABS_API_KEY: EL_KEY, BOX_ELEVENLABS_BASE_URL: voice.url, BOX_ASR: "none" });
+  box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_OPENAI_BASE_URL: model.url,
+    BOX_TTS: "elevenlabs",
+    BOX_ELEVENLABS_API_KEY: EL_KEY,
+    BOX_ELEVENLABS_BASE_URL: voice.url,
+    BOX_ASR: "none",
+  });
   expect((await call("/api/settings", { model: "fake-chat" })).status).toBe(200);
 }, 60_000);
 afterAll(async () => {
@@ -31,7 +42,10 @@ afterAll(async () => {
 
 describe("warm connections at /connect", () => {
   it("opens a connection to the caller's model and voice providers, with no credentials and nothing generated", async () => {
-    const heads = () => ({ model: model.requests.filter((r) => r.method === "HEAD"), voice: voice.requests.filter((r) => r.method === "HEAD") });
+    const heads = () => ({
+      model: model.requests.filter((r) => r.method === "HEAD"),
+      voice: voice.requests.filter((r) => r.method === "HEAD"),
+    });
     expect(heads().model).toHaveLength(0);
     expect(heads().voice).toHaveLength(0);
     const generated = { model: model.requests.filter((r) => r.method === "POST").length, voice: voice.of("speech").length };
@@ -44,7 +58,8 @@ describe("warm connections at /connect", () => {
         return { sdp: j.sdp, type: j.type };
       });
       const deadline = Date.now() + 10_000;
-      while ((heads().model.length === 0 || heads().voice.length === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while ((heads().model.length === 0 || heads().voice.length === 0) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       const { model: m, voice: v } = heads();
       expect(m).toHaveLength(1);
       expect(m[0].path).toBe("/v1/models");

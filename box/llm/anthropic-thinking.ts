@@ -34,7 +34,9 @@ export function claudeReasoning(s: ResolvedSettings, probe: ModelProbe, maxToken
 }
 
 /** Which thinking shape a model takes: adaptive first, then a budget, else none. */
-export async function probeClaudeReasoning(accepts: (thinking: Record<string, unknown>, maxTokens: number) => Promise<boolean>): Promise<ReasoningKind> {
+export async function probeClaudeReasoning(
+  accepts: (thinking: Record<string, unknown>, maxTokens: number) => Promise<boolean>,
+): Promise<ReasoningKind> {
   if (await accepts({ type: "adaptive" }, 1025)) return "adaptive";
   // budget_tokens must be >= 1024 and below max_tokens.
   if (await accepts({ type: "enabled", budget_tokens: 1024 }, 1025)) return "budget";

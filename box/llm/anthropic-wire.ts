@@ -45,10 +45,11 @@ export function anthropicMessages(messages: ChatMessage[]): { role: "user" | "as
   for (const m of messages) {
     if (m.role === "user") {
       // The image first, then the words about it (Anthropic's advice for one image and a question).
-      const image = m.image ? [{ type: "image", source: { type: "base64", media_type: m.image.mediaType, data: Buffer.from(m.image.data).toString("base64") } }] : [];
+      const image = m.image
+        ? [{ type: "image", source: { type: "base64", media_type: m.image.mediaType, data: Buffer.from(m.image.data).toString("base64") } }]
+        : [];
       push("user", [...image, { type: "text", text: m.content }]);
-    }
-    else if (m.role === "tool_result") {
+    } else if (m.role === "tool_result") {
       push("user", [{ type: "tool_result", tool_use_id: m.callId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
     } else {
       const blocks: Block[] = [];
@@ -96,7 +97,15 @@ export async function* anthropicEvents(body: ReadableStream<Uint8Array>, signal?
         output = ev.message?.usage?.output_tokens ?? output;
       } else if (type === "content_block_start") {
         const cb = ev.content_block ?? {};
-        blocks.set(ev.index, { type: cb.type, id: cb.id, name: cb.name, json: "", thinking: cb.thinking ?? "", signature: cb.signature, data: cb.data });
+        blocks.set(ev.index, {
+          type: cb.type,
+          id: cb.id,
+          name: cb.name,
+          json: "",
+          thinking: cb.thinking ?? "",
+          signature: cb.signature,
+          data: cb.data,
+        });
         if (cb.type === "text" && cb.text) yield { type: "text", text: cb.text };
       } else if (type === "content_block_delta") {
         const b = blocks.get(ev.index);

@@ -11,9 +11,24 @@ import type { FakeModel } from "./testing/script.ts";
 
 const MODELS: FakeModel[] = [
   // Budget thinking, sampling accepted (only without thinking), no effort.
-  { id: "claude-budget", label: "Claude Budget", refuse: (b) => (b.output_config ? "output_config" : b.thinking?.type === "adaptive" ? "thinking.type" : undefined) },
+  {
+    id: "claude-budget",
+    label: "Claude Budget",
+    refuse: (b) => (b.output_config ? "output_config" : b.thinking?.type === "adaptive" ? "thinking.type" : undefined),
+  },
   // Adaptive thinking with effort up to max; sampling refused; forced tool choice refused.
-  { id: "claude-adaptive", label: "Claude Adaptive", refuse: (b) => ("temperature" in b ? "temperature" : b.tool_choice?.type === "tool" ? "tool_choice" : b.output_config?.effort === "xhigh" ? "effort" : undefined) },
+  {
+    id: "claude-adaptive",
+    label: "Claude Adaptive",
+    refuse: (b) =>
+      "temperature" in b
+        ? "temperature"
+        : b.tool_choice?.type === "tool"
+          ? "tool_choice"
+          : b.output_config?.effort === "xhigh"
+            ? "effort"
+            : undefined,
+  },
   // No thinking at all.
   { id: "claude-small", refuse: (b) => (b.thinking || b.output_config ? "thinking" : undefined) },
 ];
@@ -123,7 +138,10 @@ describe("Anthropic failures", () => {
     expect((await failure(provider().stream(baseRequest("claude-small")))).error).toMatchObject({ status: 429, retryable: true });
     expect((await failure(provider().stream(baseRequest("claude-small")))).error).toMatchObject({ status: 529, retryable: true });
     expect((await failure(provider().stream(baseRequest("claude-small")))).error).toMatchObject({ status: 400, retryable: false });
-    expect((await failure(provider({ apiKey: "nope" }).stream(baseRequest("claude-small")))).error).toMatchObject({ status: 401, retryable: false });
+    expect((await failure(provider({ apiKey: "nope" }).stream(baseRequest("claude-small")))).error).toMatchObject({
+      status: 401,
+      retryable: false,
+    });
   });
 
   it("abort via signal stops the stream with the abort reason and closes the socket", async () => {
@@ -167,7 +185,12 @@ describe("Anthropic catalogue and probe", () => {
 
   it("probes each capability and reuses the cache file", async () => {
     const p = provider();
-    expect(await p.probe("claude-budget")).toMatchObject({ supports_sampling: true, supports_effort: false, reasoning: "budget", default_reasoning: "off" });
+    expect(await p.probe("claude-budget")).toMatchObject({
+      supports_sampling: true,
+      supports_effort: false,
+      reasoning: "budget",
+      default_reasoning: "off",
+    });
     const adaptive = await p.probe("claude-adaptive");
     expect(adaptive).toMatchObject({
       supports_sampling: false,

@@ -54,8 +54,18 @@ export class AnthropicProvider implements LlmProvider {
       // Paged with after_id until has_more is false.
       for (let page = 0; page < 50; page++) {
         const q = `?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ""}`;
-        const res = await send("anthropic", this.fetchFn, apiUrl(this.options.baseUrl, `/models${q}`), { method: "GET", headers: this.headers() }, AbortSignal.timeout(PROBE_TIMEOUT_MS));
-        const json = (await res.json()) as { data?: { id: string; display_name?: string; created_at?: string }[]; has_more?: boolean; last_id?: string };
+        const res = await send(
+          "anthropic",
+          this.fetchFn,
+          apiUrl(this.options.baseUrl, `/models${q}`),
+          { method: "GET", headers: this.headers() },
+          AbortSignal.timeout(PROBE_TIMEOUT_MS),
+        );
+        const json = (await res.json()) as {
+          data?: { id: string; display_name?: string; created_at?: string }[];
+          has_more?: boolean;
+          last_id?: string;
+        };
         listed.push(...(json.data ?? []).map((m) => ({ id: m.id, label: m.display_name ?? m.id, released: isoDate(m.created_at) })));
         if (!json.has_more || !json.last_id) break;
         after = json.last_id;
@@ -108,7 +118,15 @@ export class AnthropicProvider implements LlmProvider {
 
   async *stream(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const probe = (await this.cache.get(this.id, req.model, this.options.baseUrl)) ?? UNMEASURED_PROBE;
-    yield* streamFrom("anthropic", this.fetchFn, apiUrl(this.options.baseUrl, "/messages"), this.headers(), anthropicBody(req, probe), req.signal, anthropicEvents);
+    yield* streamFrom(
+      "anthropic",
+      this.fetchFn,
+      apiUrl(this.options.baseUrl, "/messages"),
+      this.headers(),
+      anthropicBody(req, probe),
+      req.signal,
+      anthropicEvents,
+    );
   }
 }
 

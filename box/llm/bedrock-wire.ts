@@ -37,7 +37,9 @@ export const bedrockTool = (t: ToolSpec): Tool => ({
 export function converseInput(req: ChatRequest, probe: ModelProbe): ConverseStreamCommandInput {
   const s = resolveSettings(req, probe);
   const claude = parseBedrockId(req.model).vendor === "anthropic";
-  const r = claude ? claudeReasoning(s, probe, req.maxTokens) : { maxTokens: req.maxTokens, thinkingOn: false, effort: s.effort, thinking: undefined };
+  const r = claude
+    ? claudeReasoning(s, probe, req.maxTokens)
+    : { maxTokens: req.maxTokens, thinkingOn: false, effort: s.effort, thinking: undefined };
   const input: ConverseStreamCommandInput = {
     modelId: req.model,
     messages: bedrockMessages(req.messages),
@@ -71,7 +73,8 @@ export function bedrockMessages(messages: ChatMessage[]): Message[] {
     else out.push({ role, content: blocks });
   };
   for (const m of messages) {
-    if (m.role === "user") push("user", [...(m.image ? [{ image: { format: "jpeg" as const, source: { bytes: m.image.data } } }] : []), { text: m.content }]);
+    if (m.role === "user")
+      push("user", [...(m.image ? [{ image: { format: "jpeg" as const, source: { bytes: m.image.data } } }] : []), { text: m.content }]);
     else if (m.role === "tool_result") {
       push("user", [{ toolResult: { toolUseId: m.callId, content: [{ text: m.content }], status: m.isError ? "error" : "success" } }]);
     } else {
@@ -118,7 +121,9 @@ export async function* bedrockEvents(stream: AsyncIterable<ConverseStreamOutput>
         const t = tools.get(i);
         if (r) {
           reasoning.delete(i);
-          replay.push({ reasoningContent: r.redacted ? { redactedContent: r.redacted } : { reasoningText: { text: r.text, signature: r.signature } } });
+          replay.push({
+            reasoningContent: r.redacted ? { redactedContent: r.redacted } : { reasoningText: { text: r.text, signature: r.signature } },
+          });
         } else if (t) {
           tools.delete(i);
           // Signed reasoning must go back with the toolUse turn; it rides on the first call.

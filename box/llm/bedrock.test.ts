@@ -14,9 +14,17 @@ const SONNET = "au.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const NOVA = "apac.amazon.nova-lite-v1:0";
 const MODELS: FakeModel[] = [
   // Budget thinking, sampling, no effort field.
-  { id: SONNET, refuse: (b) => (b.outputConfig ? "outputConfig" : b.additionalModelRequestFields?.thinking?.type === "adaptive" ? "thinking.type" : undefined) },
+  {
+    id: SONNET,
+    refuse: (b) =>
+      b.outputConfig ? "outputConfig" : b.additionalModelRequestFields?.thinking?.type === "adaptive" ? "thinking.type" : undefined,
+  },
   // A non-Claude model: effort accepted up to high, forced tool choice refused.
-  { id: NOVA, refuse: (b) => (["xhigh", "max"].includes(b.outputConfig?.effort) ? "effort" : b.toolConfig?.toolChoice?.tool ? "toolChoice" : undefined) },
+  {
+    id: NOVA,
+    refuse: (b) =>
+      ["xhigh", "max"].includes(b.outputConfig?.effort) ? "effort" : b.toolConfig?.toolChoice?.tool ? "toolChoice" : undefined,
+  },
 ];
 
 let fake: FakeBedrock;
@@ -110,7 +118,12 @@ describe("Bedrock failures", () => {
 
   it("HTTP 429 and 503 are retryable, 400 and 403 are not", async () => {
     fake.enqueue([{ httpError: 429 }], [{ httpError: 503 }], [{ httpError: 400 }], [{ httpError: 403 }]);
-    for (const [status, retryable] of [[429, true], [503, true], [400, false], [403, false]] as const) {
+    for (const [status, retryable] of [
+      [429, true],
+      [503, true],
+      [400, false],
+      [403, false],
+    ] as const) {
       expect((await failure(provider().stream(baseRequest(SONNET)))).error).toMatchObject({ name: "UpstreamError", status, retryable });
     }
   });
@@ -154,20 +167,35 @@ describe("Bedrock early exit", () => {
 describe("Bedrock catalogue and probe", () => {
   it("lists models from configuration with <geo>.<vendor>.<model> ids", async () => {
     expect(parseBedrockId(SONNET)).toEqual({ geo: "au", vendor: "anthropic", model: "claude-sonnet-4-5-20250929-v1:0" });
-    expect(parseBedrockId("anthropic.claude-3-haiku-20240307-v1:0")).toEqual({ vendor: "anthropic", model: "claude-3-haiku-20240307-v1:0" });
+    expect(parseBedrockId("anthropic.claude-3-haiku-20240307-v1:0")).toEqual({
+      vendor: "anthropic",
+      model: "claude-3-haiku-20240307-v1:0",
+    });
     expect(bedrockLabel(SONNET)).toBe("Claude Sonnet 4.5 (AU)");
     const models = await provider({ models: [{ id: NOVA, label: "Nova Lite", tiers: ["fast"] }] }).models();
     expect(models).toEqual([{ id: NOVA, label: "Nova Lite", provider: "bedrock", tiers: ["fast"] }]);
     const defaults = await provider().models();
     expect(defaults.map((m) => m.id)).toEqual(DEFAULT_BEDROCK_MODELS.map((m) => m.id));
-    expect(defaults[0]).toEqual({ id: SONNET, label: "Claude Sonnet 4.5 (AU)", provider: "bedrock", tiers: ["quality"], released: "2025-09-29" });
+    expect(defaults[0]).toEqual({
+      id: SONNET,
+      label: "Claude Sonnet 4.5 (AU)",
+      provider: "bedrock",
+      tiers: ["quality"],
+      released: "2025-09-29",
+    });
   });
 
   it("probes each capability and reuses the cache file", async () => {
     const p = provider();
     expect(await p.probe(SONNET)).toMatchObject({ supports_sampling: true, supports_effort: false, reasoning: "budget" });
     const nova = await p.probe(NOVA);
-    expect(nova).toMatchObject({ supports_effort: true, effort_max: false, efforts: ["low", "medium", "high"], reasoning: "none", forced_tool_choice_supported: false });
+    expect(nova).toMatchObject({
+      supports_effort: true,
+      effort_max: false,
+      efforts: ["low", "medium", "high"],
+      reasoning: "none",
+      forced_tool_choice_supported: false,
+    });
     const sent = fake.requests.length;
     expect(await provider().probe(NOVA)).toEqual(nova);
     expect(fake.requests.length).toBe(sent);
@@ -191,7 +219,9 @@ describe("Bedrock settings mapping", () => {
     const body = fake.lastRequest!.body;
     expect(body.inferenceConfig).toEqual({ maxTokens: 64 + 1024 });
     expect(body.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 1024 } });
-    expect(body.toolConfig).toEqual({ tools: [{ toolSpec: { name: "lookup", description: "Look up", inputSchema: { json: tools[0].parameters } } }] });
+    expect(body.toolConfig).toEqual({
+      tools: [{ toolSpec: { name: "lookup", description: "Look up", inputSchema: { json: tools[0].parameters } } }],
+    });
   });
 
   it("effort goes to outputConfig, clamped to what the model accepted; refused forced choice becomes auto", async () => {
@@ -220,7 +250,10 @@ describe("Bedrock settings mapping", () => {
     expect(fake.lastRequest!.body.messages).toEqual([
       { role: "user", content: [{ text: "weather?" }] },
       { role: "assistant", content: [{ toolUse: { toolUseId: "tu1", name: "weather", input: { place: "Cairns" } } }] },
-      { role: "user", content: [{ toolResult: { toolUseId: "tu1", content: [{ text: '{"temp":31}' }], status: "success" } }, { text: "and tomorrow?" }] },
+      {
+        role: "user",
+        content: [{ toolResult: { toolUseId: "tu1", content: [{ text: '{"temp":31}' }], status: "success" } }, { text: "and tomorrow?" }],
+      },
     ]);
   });
 });

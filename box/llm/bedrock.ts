@@ -49,7 +49,12 @@ export class BedrockProvider implements LlmProvider {
 
   constructor(private readonly options: BedrockOptions) {
     // One attempt: retry and fallback belong to the caller, reading UpstreamError.retryable.
-    this.client = new BedrockRuntimeClient({ region: options.region, endpoint: options.endpoint, credentials: options.credentials, maxAttempts: 1 });
+    this.client = new BedrockRuntimeClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      credentials: options.credentials,
+      maxAttempts: 1,
+    });
     this.cache = options.cache ?? new ProbeCache();
     this.where = options.endpoint ?? `bedrock-runtime.${options.region}`;
   }

@@ -38,7 +38,10 @@ const TYPE_STATUS: Record<string, number> = {
 };
 
 /** An error event inside a 200 stream; unknown kinds are treated as a retryable server fault. */
-export function streamFailure(provider: string, error: { type?: unknown; code?: unknown; status?: unknown; message?: unknown }): UpstreamError {
+export function streamFailure(
+  provider: string,
+  error: { type?: unknown; code?: unknown; status?: unknown; message?: unknown },
+): UpstreamError {
   const numeric = [error.status, error.code].find((v) => typeof v === "number" && v >= 400 && v < 600) as number | undefined;
   const status = numeric ?? TYPE_STATUS[String(error.type ?? error.code ?? "")] ?? 502;
   const message = typeof error.message === "string" ? error.message : "stream error";

@@ -53,7 +53,14 @@ export async function send(
 }
 
 /** A probe request: sent, judged by its status, and its body dropped at once. */
-export async function touch(provider: string, fetchFn: FetchFn, url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<void> {
+export async function touch(
+  provider: string,
+  fetchFn: FetchFn,
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutMs: number,
+): Promise<void> {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
   const res = await send(provider, fetchFn, url, { method: "POST", headers, body }, ctl.signal).finally(() => clearTimeout(timer));

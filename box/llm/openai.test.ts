@@ -11,12 +11,21 @@ import type { FakeModel } from "./testing/script.ts";
 
 const MODELS: FakeModel[] = [
   // A plain chat model: no sampling refusal, but no reasoning_effort and no forced tool choice.
-  { id: "plain", refuse: (b) => ("reasoning_effort" in b ? "reasoning_effort" : typeof b.tool_choice === "object" ? "tool_choice" : undefined) },
+  {
+    id: "plain",
+    refuse: (b) => ("reasoning_effort" in b ? "reasoning_effort" : typeof b.tool_choice === "object" ? "tool_choice" : undefined),
+  },
   // A reasoning model: thinking always on, no sampling, max_completion_tokens only.
   {
     id: "thinker",
     refuse: (b) =>
-      "temperature" in b || "top_p" in b ? "temperature" : "max_tokens" in b ? "max_tokens" : ["none", "max"].includes(b.reasoning_effort) ? "reasoning_effort" : undefined,
+      "temperature" in b || "top_p" in b
+        ? "temperature"
+        : "max_tokens" in b
+          ? "max_tokens"
+          : ["none", "max"].includes(b.reasoning_effort)
+            ? "reasoning_effort"
+            : undefined,
   },
   // A hybrid model that accepts everything, thinking off included.
   { id: "hybrid" },
@@ -121,7 +130,10 @@ describe("OpenAI-compatible failures", () => {
     expect(e429).toMatchObject({ status: 429, retryable: true });
     expect(e429.message).toContain("Rate limit reached");
     expect((await failure(provider().stream(baseRequest("plain")))).error).toMatchObject({ status: 400, retryable: false });
-    expect((await failure(provider({ apiKey: "wrong" }).stream(baseRequest("plain")))).error).toMatchObject({ status: 401, retryable: false });
+    expect((await failure(provider({ apiKey: "wrong" }).stream(baseRequest("plain")))).error).toMatchObject({
+      status: 401,
+      retryable: false,
+    });
   });
 
   it("an unreachable server is a retryable 502", async () => {

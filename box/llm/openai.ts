@@ -53,7 +53,13 @@ export class OpenAiProvider implements LlmProvider {
     const configured = this.options.models ?? [];
     let ids: string[];
     try {
-      const res = await send("openai", this.fetchFn, apiUrl(this.options.baseUrl, "/models"), { method: "GET", headers: this.headers() }, AbortSignal.timeout(PROBE_TIMEOUT_MS));
+      const res = await send(
+        "openai",
+        this.fetchFn,
+        apiUrl(this.options.baseUrl, "/models"),
+        { method: "GET", headers: this.headers() },
+        AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      );
       const json = (await res.json()) as { data?: { id?: unknown }[] };
       ids = (json.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === "string");
       const exclude = this.options.exclude ?? OPENAI_NON_CHAT;
@@ -118,6 +124,14 @@ export class OpenAiProvider implements LlmProvider {
 
   async *stream(req: ChatRequest): AsyncGenerator<ChatEvent> {
     const probe = (await this.cache.get(this.id, req.model, this.options.baseUrl)) ?? UNMEASURED_PROBE;
-    yield* streamFrom("openai", this.fetchFn, apiUrl(this.options.baseUrl, "/chat/completions"), this.headers(), openAiBody(req, probe), req.signal, openAiEvents);
+    yield* streamFrom(
+      "openai",
+      this.fetchFn,
+      apiUrl(this.options.baseUrl, "/chat/completions"),
+      this.headers(),
+      openAiBody(req, probe),
+      req.signal,
+      openAiEvents,
+    );
   }
 }

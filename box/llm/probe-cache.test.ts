@@ -5,7 +5,13 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { ProbeCache } from "./probe-cache.ts";
 import type { ModelProbe } from "./types.ts";
 
-const PROBE: ModelProbe = { supports_sampling: true, supports_effort: false, effort_max: false, reasoning: "none", default_reasoning: "off" };
+const PROBE: ModelProbe = {
+  supports_sampling: true,
+  supports_effort: false,
+  effort_max: false,
+  reasoning: "none",
+  default_reasoning: "off",
+};
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "llm-cache-"));

@@ -87,13 +87,15 @@ export class ProbeCache {
     const path = this.path;
     if (!path) return Promise.resolve();
     // Writes are chained and go through a temp file so a crash never leaves half a file.
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      const body: FileShape = { version: 1, entries: this.entries ?? {} };
-      await mkdir(dirname(path), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(body, null, 2));
-      await rename(tmp, path);
-    });
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        const body: FileShape = { version: 1, entries: this.entries ?? {} };
+        await mkdir(dirname(path), { recursive: true });
+        const tmp = `${path}.${process.pid}.tmp`;
+        await writeFile(tmp, JSON.stringify(body, null, 2));
+        await rename(tmp, path);
+      });
     return this.writing;
   }
 }

@@ -19,7 +19,9 @@ it("turns on only the providers whose base URL or region is set", () => {
   expect(createProviders({}).map((p) => p.id)).toEqual([]);
   expect(createProviders({ openai: { baseUrl: "" }, bedrock: { region: "ap-southeast-2" } }).map((p) => p.id)).toEqual(["bedrock"]);
   expect(
-    createProviders({ openai: { baseUrl: openai.url }, anthropic: { baseUrl: anthropic.url }, bedrock: { region: "ap-southeast-2" } }).map((p) => p.id),
+    createProviders({ openai: { baseUrl: openai.url }, anthropic: { baseUrl: anthropic.url }, bedrock: { region: "ap-southeast-2" } }).map(
+      (p) => p.id,
+    ),
   ).toEqual(["openai", "anthropic", "bedrock"]);
 });
 

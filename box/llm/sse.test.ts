@@ -7,7 +7,8 @@ function feedAll(parts: string[]) {
 }
 
 describe("SseParser", () => {
-  const wire = 'event: message_start\ndata: {"a":1}\n\n: keep-alive comment\n\nevent: delta\r\ndata: line one\r\ndata: line two\r\n\r\ndata: [DONE]\n\n';
+  const wire =
+    'event: message_start\ndata: {"a":1}\n\n: keep-alive comment\n\nevent: delta\r\ndata: line one\r\ndata: line two\r\n\r\ndata: [DONE]\n\n';
   const expected = [
     { event: "message_start", data: '{"a":1}' },
     { event: "delta", data: "line one\nline two" },

@@ -6,17 +6,38 @@
 
 /** Model ids (OpenAI-compatible, Anthropic, Bedrock; `*` matches anything) known to read images. */
 export const DEFAULT_VISION_MODELS = [
-  "claude-*", "*.anthropic.claude-*", "anthropic.claude-*",
-  "gpt-4o*", "gpt-4.1*", "gpt-5*", "o3*", "o4*",
-  "*.amazon.nova-lite*", "*.amazon.nova-pro*", "amazon.nova-lite*", "amazon.nova-pro*",
-  "*llava*", "*vision*", "*-vl*", "*gemma3*", "*gemma-3*", "*pixtral*", "*minicpm-v*",
+  "claude-*",
+  "*.anthropic.claude-*",
+  "anthropic.claude-*",
+  "gpt-4o*",
+  "gpt-4.1*",
+  "gpt-5*",
+  "o3*",
+  "o4*",
+  "*.amazon.nova-lite*",
+  "*.amazon.nova-pro*",
+  "amazon.nova-lite*",
+  "amazon.nova-pro*",
+  "*llava*",
+  "*vision*",
+  "*-vl*",
+  "*gemma3*",
+  "*gemma-3*",
+  "*pixtral*",
+  "*minicpm-v*",
 ] as const;
 
 /** Whether `modelId` matches one of `patterns` (case-insensitive; `*` is any run of characters). */
 export function acceptsImages(modelId: string, patterns: readonly string[]): boolean {
   const id = modelId.toLowerCase();
   return patterns.some((p) => {
-    const re = new RegExp(`^${p.toLowerCase().split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    const re = new RegExp(
+      `^${p
+        .toLowerCase()
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+    );
     return re.test(id);
   });
 }

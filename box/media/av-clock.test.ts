@@ -35,7 +35,14 @@ describe("AvClock", () => {
     const clock = new AvClock(0);
     const ticks = clock.tick(95);
     expect(ticks.map((t) => `${t.kind}${t.kind === "video" ? t.frame : t.chunk}`)).toEqual([
-      "video0", "audio0", "audio1", "video1", "audio2", "audio3", "video2", "audio4",
+      "video0",
+      "audio0",
+      "audio1",
+      "video1",
+      "audio2",
+      "audio3",
+      "video2",
+      "audio4",
     ]);
   });
 

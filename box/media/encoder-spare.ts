@@ -58,7 +58,10 @@ export class EncoderSpare {
     this.closed = true;
     if (this.refill) clearTimeout(this.refill);
     this.refill = null;
-    void this.spare?.then((e) => e.close(), () => {});
+    void this.spare?.then(
+      (e) => e.close(),
+      () => {},
+    );
     this.spare = null;
   }
 

@@ -42,7 +42,7 @@ describe("FfmpegEncoder", () => {
       expect(resumed[0].key, "the new process's first frame is a keyframe").toBe(true);
       // Timestamp = base + index * 3600 for every packet, before and after the restart.
       const base = (sent[0].ts - sent[0].index * 3600) >>> 0;
-      expect(sent.filter((s) => ((s.ts - s.index * 3600) >>> 0) !== base)).toEqual([]);
+      expect(sent.filter((s) => (s.ts - s.index * 3600) >>> 0 !== base)).toEqual([]);
       expect(resumed[0].index).toBeGreaterThan(sent[before - 1].index);
     } finally {
       stop();
@@ -71,7 +71,10 @@ describe("FfmpegEncoder", () => {
 
   test("without a fast start the first real frame is still a keyframe", async () => {
     const sent: Sent[] = [];
-    const encoder = await FfmpegEncoder.start({ fastStartFrames: 0, onRtp: (p, index) => sent.push({ index, ts: p.readUInt32BE(4), key: isVp8KeyframeStart(p) }) });
+    const encoder = await FfmpegEncoder.start({
+      fastStartFrames: 0,
+      onRtp: (p, index) => sent.push({ index, ts: p.readUInt32BE(4), key: isVp8KeyframeStart(p) }),
+    });
     open.push(encoder);
     const source = syntheticSource();
     for (let i = 0; i < 3; i++) expect(encoder.write(source(i).i420, i)).toBe(true);
@@ -90,7 +93,9 @@ describe("FfmpegEncoder", () => {
   });
 
   test("a missing ffmpeg binary fails start() instead of leaving a dead encoder", async () => {
-    await expect(FfmpegEncoder.start({ ffmpegPath: "/nonexistent/ffmpeg", onRtp: () => {} })).rejects.toThrow(/cannot start \/nonexistent\/ffmpeg/);
+    await expect(FfmpegEncoder.start({ ffmpegPath: "/nonexistent/ffmpeg", onRtp: () => {} })).rejects.toThrow(
+      /cannot start \/nonexistent\/ffmpeg/,
+    );
   });
 
   // The box runs on Bun; the host is a stand-in box process that we kill.

@@ -137,7 +137,7 @@ export class FfmpegEncoder {
     const stdin = this.child?.stdin;
     // The warm-up frame may still sit in the pipe of a process that is starting: not counted.
     const limit = ((this.options.maxQueuedInputs ?? 4) + VIDEO_WARM_UP_FRAMES) * data.byteLength;
-    if (!stdin || !stdin.writable || stdin.writableLength > limit) {
+    if (!stdin?.writable || stdin.writableLength > limit) {
       this.counters.dropped++;
       return false;
     }
@@ -223,7 +223,16 @@ export class FfmpegEncoder {
     return [
       ...head,
       ...["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${o.width ?? 512}x${o.height ?? 512}`, "-r", String(o.fps ?? 25), "-i", "pipe:0"],
-      ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", String(o.cpuUsed ?? VP8_DEFAULTS.cpuUsed), "-static-thresh", String(VP8_DEFAULTS.staticThresh)],
+      ...[
+        "-c:v",
+        "libvpx",
+        "-deadline",
+        "realtime",
+        "-cpu-used",
+        String(o.cpuUsed ?? VP8_DEFAULTS.cpuUsed),
+        "-static-thresh",
+        String(VP8_DEFAULTS.staticThresh),
+      ],
       ...["-b:v", o.videoBitrate ?? VP8_DEFAULTS.bitrate, "-g", String(o.gop ?? 25)],
       ...["-lag-in-frames", "0", "-error-resilient", "1", "-auto-alt-ref", "0", "-threads", "1"],
       ...["-force_key_frames", `expr:${keys}`],

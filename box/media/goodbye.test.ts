@@ -6,7 +6,6 @@ import { waitFor } from "./testing/processes.ts";
 import { offeredPeer } from "./testing/wrtc-offer.ts";
 import { werift } from "./werift.ts";
 
-
 /** The sources each BYE in an RTCP compound packet names (RFC 3550 §6.6). */
 function byeSources(compound: Buffer): number[] {
   const ssrcs: number[] = [];
@@ -32,7 +31,12 @@ describe("rtcpBye", () => {
 
 describe("the box closing a peer tells the client at once", () => {
   test("a werift client gets an SRTCP-protected BYE for each of the box's SSRCs and its DTLS transport closes", async () => {
-    const config = { iceServers: [], iceUseIpv6: false, iceAdditionalHostAddresses: ["127.0.0.1"], codecs: { video: [werift.useVP8()], audio: [werift.useOPUS()] } };
+    const config = {
+      iceServers: [],
+      iceUseIpv6: false,
+      iceAdditionalHostAddresses: ["127.0.0.1"],
+      codecs: { video: [werift.useVP8()], audio: [werift.useOPUS()] },
+    };
     const client: WeriftPeer = new werift.RTCPeerConnection(config);
     let peer: AnswerPeer | null = null;
     try {
@@ -100,7 +104,10 @@ describe("the box closing a peer tells the client at once", () => {
       peer.close();
       await new Promise((r) => setTimeout(r, 100));
       // An alert record (21) or the goodbye's compound packet (it starts with a receiver report, 201).
-      expect(sent.filter((b) => b[0] === 21 || b[1] === 201), "no alert, no BYE").toEqual([]);
+      expect(
+        sent.filter((b) => b[0] === 21 || b[1] === 201),
+        "no alert, no BYE",
+      ).toEqual([]);
     } finally {
       client.close();
       peer.close();

@@ -64,7 +64,10 @@ export function localSsrcs(pc: RTCPeerConnection, transport: RTCDtlsTransport): 
 export async function sendCloseNotify(transport: RTCDtlsTransport): Promise<void> {
   const socket = (transport as unknown as { dtls?: DtlsSocketInternals }).dtls;
   if (!socket) return;
-  const [record] = createPlaintext(socket.dtls)([{ type: CONTENT_ALERT, fragment: Buffer.from([ALERT_WARNING, CLOSE_NOTIFY]) }], ++socket.dtls.recordSequenceNumber);
+  const [record] = createPlaintext(socket.dtls)(
+    [{ type: CONTENT_ALERT, fragment: Buffer.from([ALERT_WARNING, CLOSE_NOTIFY]) }],
+    ++socket.dtls.recordSequenceNumber,
+  );
   await socket.transport.send(socket.cipher.encryptPacket(record).serialize());
 }
 

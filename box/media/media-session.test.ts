@@ -60,7 +60,10 @@ describe("MediaSession, received by a WebRTC client", () => {
     const sent = MARKERS.map((f) => departures.get(`audio:${2 * f}`)! - departures.get(`video:${f}`)!);
     console.log(`A/V offset at the box (audio - video, ms): ${sent.map(Math.round).join(" ")}`);
     for (const offset of sent) {
-      expect(Math.abs(offset), `marker audio left ${Math.round(offset)} ms after its video frame: the A/V clock is broken`).toBeLessThanOrEqual(40);
+      expect(
+        Math.abs(offset),
+        `marker audio left ${Math.round(offset)} ms after its video frame: the A/V clock is broken`,
+      ).toBeLessThanOrEqual(40);
     }
     // At the receiver, libwebrtc's jitter buffers add their own (load-dependent) delays on top.
     const played = client.measureAvOffset();
@@ -68,7 +71,10 @@ describe("MediaSession, received by a WebRTC client", () => {
     expect(played.length, "most markers were seen and heard").toBeGreaterThanOrEqual(3);
     const median = played.sort((a, b) => a - b)[Math.floor(played.length / 2)];
     expect(Math.abs(median), `median A/V offset at the receiver is ${Math.round(median)} ms`).toBeLessThanOrEqual(150);
-    expect(asked.every((f, k) => f === k), "the source was asked for each frame once, in order").toBe(true);
+    expect(
+      asked.every((f, k) => f === k),
+      "the source was asked for each frame once, in order",
+    ).toBe(true);
     expect(session.counters).toMatchObject({ framesDropped: 0, badFrames: 0, sourceErrors: 0 });
   });
 

@@ -18,7 +18,11 @@ describe("encoder children and a SIGKILLed box", () => {
     let encoders: number[] = [];
     try {
       await client.connect(async (offer) => {
-        const res = await fetch(box.url + "/connect", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(offer) });
+        const res = await fetch(box.url + "/connect", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(offer),
+        });
         const body = (await res.json()) as { sdp: string; type: string };
         if (res.status !== 200) throw new Error(`connect ${res.status} ${JSON.stringify(body)}`);
         return body;

@@ -42,7 +42,14 @@ describe("createAnswerPeer", () => {
     // werift reads the host's interfaces when it gathers, so one is added here in case this
     // machine has only loopback.
     const real = os.networkInterfaces;
-    const fake = { family: "IPv4", internal: false, address: "192.0.2.77", netmask: "255.255.255.0", mac: "02:00:00:00:00:01", cidr: "192.0.2.77/24" } as const;
+    const fake = {
+      family: "IPv4",
+      internal: false,
+      address: "192.0.2.77",
+      netmask: "255.255.255.0",
+      mac: "02:00:00:00:00:01",
+      cidr: "192.0.2.77/24",
+    } as const;
     os.networkInterfaces = () => ({ ...real(), test0: [fake] });
     let peer: Awaited<ReturnType<typeof createAnswerPeer>> | null = null;
     try {
@@ -53,8 +60,11 @@ describe("createAnswerPeer", () => {
     try {
       const candidates = peer.answer.sdp.split(/\r?\n/).filter((l) => l.startsWith("a=candidate:"));
       expect(candidates.length, "the answer carries candidates").toBeGreaterThan(0);
-      for (const line of candidates) expect(line, "a loopback host candidate").toMatch(/^a=candidate:\S+ \d+ udp \d+ 127\.0\.0\.1 \d+ typ host( |$)/);
-      const bound = peer.pc.iceTransports.flatMap((t) => (t.connection as unknown as { protocols: { transport: { socket: { address(): { address: string } } } }[] }).protocols);
+      for (const line of candidates)
+        expect(line, "a loopback host candidate").toMatch(/^a=candidate:\S+ \d+ udp \d+ 127\.0\.0\.1 \d+ typ host( |$)/);
+      const bound = peer.pc.iceTransports.flatMap(
+        (t) => (t.connection as unknown as { protocols: { transport: { socket: { address(): { address: string } } } }[] }).protocols,
+      );
       expect(bound.length).toBeGreaterThan(0);
       for (const p of bound) expect(p.transport.socket.address().address, "the socket is bound to loopback").toBe("127.0.0.1");
     } finally {
@@ -89,7 +99,9 @@ describe("an offer that also sends the client's camera or screen", () => {
     const pc = new (wrtc as unknown as { RTCPeerConnection: typeof RTCPeerConnection }).RTCPeerConnection({ iceServers: [] });
     pc.addTransceiver("video", { direction: "recvonly" });
     pc.addTransceiver("audio", { direction: "recvonly" });
-    const source = new (wrtc as unknown as { nonstandard: { RTCVideoSource: new () => { createTrack(): MediaStreamTrack } } }).nonstandard.RTCVideoSource();
+    const source = new (
+      wrtc as unknown as { nonstandard: { RTCVideoSource: new () => { createTrack(): MediaStreamTrack } } }
+    ).nonstandard.RTCVideoSource();
     const camera = source.createTrack();
     pc.addTransceiver(camera, { direction: "sendonly" });
     await pc.setLocalDescription(await pc.createOffer());
@@ -99,7 +111,11 @@ describe("an offer that also sends the client's camera or screen", () => {
     return sdp;
   }
   /** Each m-line's kind and direction, in order. */
-  const shape = (sdp: string) => sdp.split(/\r?\nm=/).slice(1).map((m) => `${m.split(" ")[0]} ${/a=(sendrecv|sendonly|recvonly|inactive)/.exec(m)?.[1]}`);
+  const shape = (sdp: string) =>
+    sdp
+      .split(/\r?\nm=/)
+      .slice(1)
+      .map((m) => `${m.split(" ")[0]} ${/a=(sendrecv|sendonly|recvonly|inactive)/.exec(m)?.[1]}`);
 
   test("is answered with the camera's m-line recvonly, after the avatar's video and audio, when the box looks", async () => {
     const peer = await createAnswerPeer({ sdp: await cameraOffer(), type: "offer" }, { loopbackOnly: true, receiveClientVideo: true });

@@ -17,14 +17,26 @@ describe("RtpRetimer", () => {
   test("timestamps are the source index times the unit, across an encoder restart", () => {
     const r = new RtpRetimer(3600, fixed);
     for (const i of [0, 1, 2]) r.wrote(i);
-    const out = [rtp(7, 1000), rtp(8, 1000), rtp(9, 4600), rtp(10, 8200)].map((p) => [r.retime(p), p.readUInt32BE(4) - 2 ** 31, p.readUInt16BE(2)]);
-    expect(out).toEqual([[0, 0, 32768], [0, 0, 32769], [1, 3600, 32770], [2, 7200, 32771]]);
+    const out = [rtp(7, 1000), rtp(8, 1000), rtp(9, 4600), rtp(10, 8200)].map((p) => [
+      r.retime(p),
+      p.readUInt32BE(4) - 2 ** 31,
+      p.readUInt16BE(2),
+    ]);
+    expect(out).toEqual([
+      [0, 0, 32768],
+      [0, 0, 32769],
+      [1, 3600, 32770],
+      [2, 7200, 32771],
+    ]);
     // The new process restarts its own numbering at a random base; inputs 3 and 4 were dropped meanwhile.
     r.newSource();
     r.wrote(5);
     r.wrote(6);
     const after = [rtp(40000, 777), rtp(40001, 777 + 3600)].map((p) => [r.retime(p), p.readUInt32BE(4) - 2 ** 31, p.readUInt16BE(2)]);
-    expect(after).toEqual([[5, 5 * 3600, 32772], [6, 6 * 3600, 32773]]);
+    expect(after).toEqual([
+      [5, 5 * 3600, 32772],
+      [6, 6 * 3600, 32773],
+    ]);
   });
 
   test("an input the encoder skipped does not shift the later ones", () => {

@@ -25,7 +25,10 @@ export interface SessionChoice {
 }
 
 /** Creates the session; CUDA listed but unusable (no driver, no device) falls back to the CPU. */
-export async function createSession(model: string | Uint8Array, choice: SessionChoice = {}): Promise<{ session: ort.InferenceSession; provider: ExecutionProvider }> {
+export async function createSession(
+  model: string | Uint8Array,
+  choice: SessionChoice = {},
+): Promise<{ session: ort.InferenceSession; provider: ExecutionProvider }> {
   const wanted = choice.executionProviders ?? (cudaProviderInstalled() ? ["cuda", "cpu"] : ["cpu"]);
   const options = (eps: ExecutionProvider[]): ort.InferenceSession.SessionOptions => ({
     executionProviders: eps,

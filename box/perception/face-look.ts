@@ -11,7 +11,13 @@ export interface Look {
 }
 
 // MediaPipe face-mesh indices.
-const NOSE_TIP = 1, EYE_OUTER_L = 33, EYE_OUTER_R = 263, MOUTH_L = 61, MOUTH_R = 291, LIP_TOP = 13, LIP_BOTTOM = 14;
+const NOSE_TIP = 1,
+  EYE_OUTER_L = 33,
+  EYE_OUTER_R = 263,
+  MOUTH_L = 61,
+  MOUTH_R = 291,
+  LIP_TOP = 13,
+  LIP_BOTTOM = 14;
 /** A face below this detector score is not counted as someone there. */
 const MIN_SCORE = 0.5;
 /** Nose off the eyes' midpoint by more than this share of the eye span: the head is turned away. */
@@ -23,10 +29,13 @@ export function lookOf(faces: readonly DetectedFace[]): Look {
   const face = faces.find((f) => f.score >= MIN_SCORE && f.mesh.length >= 468);
   if (!face) return { present: false, looking: null, smiling: null };
   const m = face.mesh;
-  const l = m[EYE_OUTER_L]!, r = m[EYE_OUTER_R]!, nose = m[NOSE_TIP]!;
+  const l = m[EYE_OUTER_L]!,
+    r = m[EYE_OUTER_R]!,
+    nose = m[NOSE_TIP]!;
   const span = Math.hypot(r.x - l.x, r.y - l.y) || 1;
   // Measured across the eye line (a tilted head is not a turned one).
-  const ux = (r.x - l.x) / span, uy = (r.y - l.y) / span;
+  const ux = (r.x - l.x) / span,
+    uy = (r.y - l.y) / span;
   const across = ((nose.x - (l.x + r.x) / 2) * ux + (nose.y - (l.y + r.y) / 2) * uy) / span;
   const down = (p: { x: number; y: number }) => -p.x * uy + p.y * ux; // height along the face's own vertical
   const middle = (down(m[LIP_TOP]!) + down(m[LIP_BOTTOM]!)) / 2;

@@ -22,7 +22,10 @@ describe("the camera's VP8 RTP, decoded", () => {
     const giveUps: string[] = [];
     const decoder = new FrameDecoder({ onPicture: (j) => pictures.push(j), onGiveUp: (w) => giveUps.push(w) });
     const frames: Vp8Frame[] = [];
-    const assembler = new Vp8FrameAssembler((f) => (frames.push(f), decoder.push(f)), () => {});
+    const assembler = new Vp8FrameAssembler(
+      (f) => (frames.push(f), decoder.push(f)),
+      () => {},
+    );
     for (const p of rtpOf(clip, 15)) assembler.push(p);
     expect(frames.length, "every frame was put back together across the sequence and timestamp wrap").toBe(clip.length);
     expect(Buffer.compare(frames[5]!.data, clip[5]!)).toBe(0);
@@ -43,7 +46,10 @@ describe("the camera's VP8 RTP, decoded", () => {
     const packets = rtpOf(clip, 10);
     const frames: Vp8Frame[] = [];
     let asked = 0;
-    const assembler = new Vp8FrameAssembler((f) => frames.push(f), () => asked++);
+    const assembler = new Vp8FrameAssembler(
+      (f) => frames.push(f),
+      () => asked++,
+    );
     const lost = packets.findIndex((p, i) => i > 3 && p.header.marker); // the end of an inter frame
     let beforeLoss = 0;
     packets.forEach((p, i) => {

@@ -75,12 +75,28 @@ export class FrameDecoder {
     const fps = Math.min(2, Math.max(0.1, this.o.fps ?? 2));
     const side = PICTURE_MAX_SIDE;
     const args = [
-      "-hide_banner", "-loglevel", "error", "-nostdin",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-nostdin",
       // The IVF header says all there is to know: no probing (which would hold pictures back ~5 s).
-      "-probesize", "32", "-analyzeduration", "0",
-      "-f", "ivf", "-i", "pipe:0",
-      "-vf", `fps=${fps},scale=w='min(${side},iw)':h='min(${side},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`,
-      "-c:v", "mjpeg", "-q:v", "5", "-f", "image2pipe", "pipe:1",
+      "-probesize",
+      "32",
+      "-analyzeduration",
+      "0",
+      "-f",
+      "ivf",
+      "-i",
+      "pipe:0",
+      "-vf",
+      `fps=${fps},scale=w='min(${side},iw)':h='min(${side},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`,
+      "-c:v",
+      "mjpeg",
+      "-q:v",
+      "5",
+      "-f",
+      "image2pipe",
+      "pipe:1",
     ];
     const { command, args: wrapped } = diesWithParent(this.o.ffmpegPath ?? "ffmpeg", args);
     const child = spawn(command, wrapped, { stdio: ["pipe", "pipe", "pipe"] });
@@ -92,7 +108,8 @@ export class FrameDecoder {
     child.stdin!.on("error", () => {}); // the child went: reported by its exit
     child.on("error", (err) => this.giveUp(`the decoder could not start: ${err.message}`));
     child.once("exit", (code, signal) => {
-      if (this.child === child && !this.closed) this.giveUp(`the decoder stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").pop() ?? ""}`);
+      if (this.child === child && !this.closed)
+        this.giveUp(`the decoder stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").pop() ?? ""}`);
     });
     child.stdin!.write(ivfFileHeader(size.width, size.height));
   }

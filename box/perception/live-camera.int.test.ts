@@ -7,15 +7,22 @@ import { waitFor } from "../media/testing/processes.ts";
 import { Perception } from "./perception.ts";
 
 type VideoSource = { createTrack(): MediaStreamTrack; onFrame(f: { width: number; height: number; data: Uint8Array }): void };
-const w = wrtc as unknown as { RTCPeerConnection: new (c?: RTCConfiguration) => RTCPeerConnection; nonstandard: { RTCVideoSource: new () => VideoSource } };
+const w = wrtc as unknown as {
+  RTCPeerConnection: new (c?: RTCConfiguration) => RTCPeerConnection;
+  nonstandard: { RTCVideoSource: new () => VideoSource };
+};
 
 /** I420 of an RGB image (BT.601), what libwebrtc's video source takes. */
 function i420Of(rgb: Buffer, width: number, height: number): Uint8Array {
   const out = new Uint8Array((width * height * 3) / 2);
-  const u0 = width * height, v0 = u0 + u0 / 4;
+  const u0 = width * height,
+    v0 = u0 + u0 / 4;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3, r = rgb[i]!, g = rgb[i + 1]!, b = rgb[i + 2]!;
+      const i = (y * width + x) * 3,
+        r = rgb[i]!,
+        g = rgb[i + 1]!,
+        b = rgb[i + 2]!;
       out[y * width + x] = Math.max(0, Math.min(255, 0.257 * r + 0.504 * g + 0.098 * b + 16));
       if (y % 2 === 0 && x % 2 === 0) {
         const c = (y / 2) * (width / 2) + x / 2;
@@ -28,8 +35,13 @@ function i420Of(rgb: Buffer, width: number, height: number): Uint8Array {
 
 describe("a libwebrtc client sending its camera to /connect's peer", () => {
   test("the box receives the VP8 track, decodes a picture of the face, and its decoder ends with the peer", async () => {
-    const width = 480, height = 640;
-    const { data } = await sharp(await singlePhoto()).resize(width, height, { fit: "cover" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const width = 480,
+      height = 640;
+    const { data } = await sharp(await singlePhoto())
+      .resize(width, height, { fit: "cover" })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const frame = { width, height, data: i420Of(data, width, height) };
     const client = new w.RTCPeerConnection({ iceServers: [] });
     const source = new w.nonstandard.RTCVideoSource();
@@ -39,7 +51,10 @@ describe("a libwebrtc client sending its camera to /connect's peer", () => {
     client.addTransceiver(camera, { direction: "sendonly" });
     await client.setLocalDescription(await client.createOffer());
     await waitFor(() => client.iceGatheringState === "complete", 5_000, "the client gathered");
-    const peer = await createAnswerPeer({ sdp: client.localDescription!.sdp, type: "offer" }, { loopbackOnly: true, receiveClientVideo: true });
+    const peer = await createAnswerPeer(
+      { sdp: client.localDescription!.sdp, type: "offer" },
+      { loopbackOnly: true, receiveClientVideo: true },
+    );
     const perception = new Perception({ log: () => {} });
     const feeding = setInterval(() => source.onFrame(frame), 66);
     try {
@@ -52,14 +67,18 @@ describe("a libwebrtc client sending its camera to /connect's peer", () => {
       expect([meta.width, meta.height]).toEqual([width, height]); // under 768 px: kept at its size
       const pid = perception.decoderPid!;
       perception.close();
-      await waitFor(() => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }, 5_000, "the decoder ended");
+      await waitFor(
+        () => {
+          try {
+            process.kill(pid, 0);
+            return false;
+          } catch {
+            return true;
+          }
+        },
+        5_000,
+        "the decoder ended",
+      );
     } finally {
       clearInterval(feeding);
       perception.close();

@@ -65,7 +65,11 @@ describe("embedded perception", () => {
     const logs: string[] = [];
     const p = new Perception({ log: (m) => logs.push(m), now: () => clock });
     try {
-      const black = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: "#000" } }).png().toBuffer());
+      const black = new Uint8Array(
+        await sharp({ create: { width: 64, height: 48, channels: 3, background: "#000" } })
+          .png()
+          .toBuffer(),
+      );
       const frames = vp8Clip(black, { width: 640, height: 480, fps: 10, seconds: 2 });
       const feed = async () => {
         for (let i = 0; i < frames.length; i++) {

@@ -159,7 +159,11 @@ export class Perception {
   /** Black or not, and (with the face models) who is there; about once a second. */
   private async lookAt(jpeg: Buffer, at: number): Promise<void> {
     try {
-      const { data, info } = await sharp(jpeg).resize(LOOK_SIDE, LOOK_SIDE, { fit: "inside" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp(jpeg)
+        .resize(LOOK_SIDE, LOOK_SIDE, { fit: "inside" })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       let sum = 0;
       for (let i = 0; i < data.length; i += 3) sum += data[i]! * 0.299 + data[i + 1]! * 0.587 + data[i + 2]! * 0.114;
       const wasBlack = this.black;
@@ -167,7 +171,9 @@ export class Perception {
       if (this.black && !wasBlack) this.log("perception: the client's video is black; no picture");
       if (this.black || !this.o.landmarker || this.closed) return;
       const landmarker = await this.o.landmarker();
-      const faces = await landmarker.detect(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, { iris: false });
+      const faces = await landmarker.detect(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, {
+        iris: false,
+      });
       if (this.closed) return;
       this.looks++;
       const look = lookOf(faces);

@@ -30,9 +30,18 @@ describe("the person's picture on each provider's wire", () => {
       const p = new OpenAiProvider({ baseUrl: `${fake.url}/v1`, apiKey: "k", cache: new ProbeCache({ dir }) });
       await collect(p.stream(baseRequest("gpt-4o-mini", { messages: withPicture })));
       const user = fake.lastRequest!.body.messages.at(-1);
-      expect(user).toEqual({ role: "user", content: [{ type: "text", text: "What am I holding?" }, { type: "image_url", image_url: { url: `data:image/jpeg;base64,${b64}` } }] });
+      expect(user).toEqual({
+        role: "user",
+        content: [
+          { type: "text", text: "What am I holding?" },
+          { type: "image_url", image_url: { url: `data:image/jpeg;base64,${b64}` } },
+        ],
+      });
       await collect(p.stream(baseRequest("gpt-4o-mini")));
-      expect(fake.lastRequest!.body.messages.at(-1), "no picture: the plain string content of today").toEqual({ role: "user", content: "Hello" });
+      expect(fake.lastRequest!.body.messages.at(-1), "no picture: the plain string content of today").toEqual({
+        role: "user",
+        content: "Hello",
+      });
     } finally {
       await fake.close();
     }
@@ -43,7 +52,13 @@ describe("the person's picture on each provider's wire", () => {
     try {
       const p = new AnthropicProvider({ baseUrl: fake.url, apiKey: "k", cache: new ProbeCache({ dir }) });
       await collect(p.stream(baseRequest("claude-small", { messages: withPicture })));
-      expect(fake.lastRequest!.body.messages.at(-1)).toEqual({ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: b64 } }, { type: "text", text: "What am I holding?" }] });
+      expect(fake.lastRequest!.body.messages.at(-1)).toEqual({
+        role: "user",
+        content: [
+          { type: "image", source: { type: "base64", media_type: "image/jpeg", data: b64 } },
+          { type: "text", text: "What am I holding?" },
+        ],
+      });
       await collect(p.stream(baseRequest("claude-small")));
       expect(fake.lastRequest!.body.messages.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: "Hello" }] });
     } finally {
@@ -55,10 +70,18 @@ describe("the person's picture on each provider's wire", () => {
     const model = "au.anthropic.claude-sonnet-4-5-20250929-v1:0";
     const fake = await FakeBedrock.start({ models: [{ id: model }] });
     try {
-      const p = new BedrockProvider({ region: "ap-southeast-2", endpoint: fake.url, credentials: { accessKeyId: "AKIDFAKE", secretAccessKey: "x" }, cache: new ProbeCache({ dir }) });
+      const p = new BedrockProvider({
+        region: "ap-southeast-2",
+        endpoint: fake.url,
+        credentials: { accessKeyId: "AKIDFAKE", secretAccessKey: "x" },
+        cache: new ProbeCache({ dir }),
+      });
       await collect(p.stream(baseRequest(model, { messages: withPicture })));
       // On the wire (JSON), Converse carries the bytes base64-encoded.
-      expect(fake.lastRequest!.body.messages.at(-1)).toEqual({ role: "user", content: [{ image: { format: "jpeg", source: { bytes: b64 } } }, { text: "What am I holding?" }] });
+      expect(fake.lastRequest!.body.messages.at(-1)).toEqual({
+        role: "user",
+        content: [{ image: { format: "jpeg", source: { bytes: b64 } } }, { text: "What am I holding?" }],
+      });
       await collect(p.stream(baseRequest(model)));
       expect(fake.lastRequest!.body.messages.at(-1)).toEqual({ role: "user", content: [{ text: "Hello" }] });
     } finally {

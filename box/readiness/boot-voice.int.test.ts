@@ -21,7 +21,13 @@ beforeAll(async () => {
   port = (probe.address() as { port: number }).port;
   await new Promise((r) => probe.close(r));
   // Nothing listens at the engine's address yet; re-checks start 100 ms apart (doubling).
-  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_TTS: "chatterbox", BOX_CHATTERBOX_URL: `http://127.0.0.1:${port}`, BOX_READINESS_RETRY_MS: "100", BOX_ASR: "none" });
+  box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_TTS: "chatterbox",
+    BOX_CHATTERBOX_URL: `http://127.0.0.1:${port}`,
+    BOX_READINESS_RETRY_MS: "100",
+    BOX_ASR: "none",
+  });
 });
 afterAll(async () => {
   await box?.stop();
@@ -48,7 +54,10 @@ describe("the boot voice engine's readiness", () => {
 
   it("flips to ready, without a restart, once a Chatterbox server listens there", async () => {
     cb = await FakeChatterbox.start({ port });
-    await vi.waitFor(async () => expect(await get("/api/chat/status")).toMatchObject({ tts: true, voice: true, tts_state: "ready", tts_detail: "" }), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(
+      async () => expect(await get("/api/chat/status")).toMatchObject({ tts: true, voice: true, tts_state: "ready", tts_detail: "" }),
+      { timeout: 30_000, interval: 100 },
+    );
     const v = await get("/api/voices?refresh=true");
     expect(v.engine_ready).toBe(true);
     expect(v.groups.find((g: any) => g.provider === "chatterbox").state).toBe("ready");

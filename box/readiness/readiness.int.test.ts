@@ -14,7 +14,8 @@ let box: RunningBox;
 
 const status = async () => (await (await fetch(box.url + "/api/chat/status", { headers: H })).json()) as any;
 const chat = (message: string) => fetch(box.url + "/api/chat", { method: "POST", headers: H, body: JSON.stringify({ message }) });
-const providerUp = async () => (fake = await new FakeOpenAi({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Back again." }] }).listen(port));
+const providerUp = async () =>
+  (fake = await new FakeOpenAi({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Back again." }] }).listen(port));
 
 beforeAll(async () => {
   const probe = createServer();
@@ -39,7 +40,11 @@ describe("live readiness", () => {
     expect((await chat("hello")).status).toBe(503);
 
     await providerUp();
-    await vi.waitFor(async () => expect(await status()).toMatchObject({ ready: true, llm: true, llm_state: "ready", llm_detail: "", starting: false, reason: "" }), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(
+      async () =>
+        expect(await status()).toMatchObject({ ready: true, llm: true, llm_state: "ready", llm_detail: "", starting: false, reason: "" }),
+      { timeout: 20_000, interval: 100 },
+    );
     const res = await chat("hello");
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).reply).toBe("Back again.");
@@ -55,7 +60,10 @@ describe("live readiness", () => {
     expect(down.reason).toMatch(/^The language model is (failing|starting) \(.*openai/);
 
     await providerUp();
-    await vi.waitFor(async () => expect(await status()).toMatchObject({ ready: true, llm_state: "ready", reason: "" }), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(async () => expect(await status()).toMatchObject({ ready: true, llm_state: "ready", reason: "" }), {
+      timeout: 20_000,
+      interval: 100,
+    });
     expect((await chat("hello")).status).toBe(200);
   });
 });

@@ -3,7 +3,10 @@
 
 /** Trimmed, one space between words, no trailing full stop or separator (the sentence adds its own). */
 export function clause(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(/[\s.,;:]+$/, "");
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\s.,;:]+$/, "");
 }
 
 /** Clauses joined into one sentence: capitalised, ending in exactly one full stop; empty for none. */

@@ -22,8 +22,21 @@ function readsWell(reason: string): void {
 
 describe("readiness", () => {
   it("is ready with an empty reason and empty details", async () => {
-    const r = await readiness(sources(() => ({ state: "ready", detail: "" })), "s");
-    expect(r).toMatchObject({ ready: true, llm: true, tts: true, voice: true, llm_state: "ready", llm_detail: "", tts_detail: "", starting: false, reason: "" });
+    const r = await readiness(
+      sources(() => ({ state: "ready", detail: "" })),
+      "s",
+    );
+    expect(r).toMatchObject({
+      ready: true,
+      llm: true,
+      tts: true,
+      voice: true,
+      llm_state: "ready",
+      llm_detail: "",
+      tts_detail: "",
+      starting: false,
+      reason: "",
+    });
   });
 
   it("names what is down in one sentence that reads well, whatever punctuation the details bring", async () => {
@@ -36,19 +49,33 @@ describe("readiness", () => {
     ];
     for (const detail of details) {
       for (const state of ["unavailable", "failing", "not_configured", "starting"] as const) {
-        const llmDown = await readiness(sources(() => ({ state, detail })), "s");
+        const llmDown = await readiness(
+          sources(() => ({ state, detail })),
+          "s",
+        );
         readsWell(llmDown.reason);
         expect(llmDown.reason).toMatch(/^The language model is /);
         expect(llmDown.reason).toContain(state.replace("_", " "));
         expect(llmDown.llm_detail).not.toMatch(/[.;:,\s]$/);
-        const bothDown = await readiness(sources(() => ({ state, detail }), () => ({ state: "unavailable", detail })), "s");
+        const bothDown = await readiness(
+          sources(
+            () => ({ state, detail }),
+            () => ({ state: "unavailable", detail }),
+          ),
+          "s",
+        );
         readsWell(bothDown.reason);
         expect(bothDown.reason).toMatch(/^The language model is .*, and the voice engine is unavailable/);
         expect(bothDown).toMatchObject({ ready: false, llm: false, tts: false, voice: false });
       }
     }
-    const r = await readiness(sources(() => ({ state: "unavailable", detail: details[0] })), "s");
-    expect(r.reason).toBe("The language model is unavailable (openai unreachable: Unable to connect. Is the computer able to access the url?).");
+    const r = await readiness(
+      sources(() => ({ state: "unavailable", detail: details[0] })),
+      "s",
+    );
+    expect(r.reason).toBe(
+      "The language model is unavailable (openai unreachable: Unable to connect. Is the computer able to access the url?).",
+    );
   });
 
   it("says starting while a probe is in flight, and ready after", async () => {
@@ -57,7 +84,13 @@ describe("readiness", () => {
     const live = sources(() => ({ state: health.state, detail: health.detail }));
     const checked = health.check();
     const during = await readiness(live, "s");
-    expect(during).toMatchObject({ ready: false, llm: false, llm_state: "starting", starting: true, reason: "The language model is starting (checking openai)." });
+    expect(during).toMatchObject({
+      ready: false,
+      llm: false,
+      llm_state: "starting",
+      starting: true,
+      reason: "The language model is starting (checking openai).",
+    });
     answer();
     await checked;
     expect(await readiness(live, "s")).toMatchObject({ ready: true, llm_state: "ready", starting: false, reason: "" });

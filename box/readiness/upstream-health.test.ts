@@ -7,7 +7,11 @@ import { isOutage, UpstreamHealth } from "./upstream-health.ts";
 function controllableProbe() {
   const pending: { resolve: () => void; reject: (err: Error) => void }[] = [];
   const probe = vi.fn(() => new Promise<void>((resolve, reject) => pending.push({ resolve, reject })));
-  return { probe, pass: () => pending.shift()!.resolve(), fail: (msg: string) => pending.shift()!.reject(new UpstreamError(msg, 502, true)) };
+  return {
+    probe,
+    pass: () => pending.shift()!.resolve(),
+    fail: (msg: string) => pending.shift()!.reject(new UpstreamError(msg, 502, true)),
+  };
 }
 const down = () => new UpstreamError("openai answered 500: boom", 500, true);
 

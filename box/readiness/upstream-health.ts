@@ -66,7 +66,9 @@ export class UpstreamHealth implements CallOutcome {
       case "starting":
         return this.lastError ? `checking ${this.name} again; last error: ${this.lastError}` : `checking ${this.name}`;
       case "failing":
-        return this.failures >= this.timing.failuresToFail ? `the last ${this.failures} calls to ${this.name} failed; last error: ${this.lastError}` : this.lastError;
+        return this.failures >= this.timing.failuresToFail
+          ? `the last ${this.failures} calls to ${this.name} failed; last error: ${this.lastError}`
+          : this.lastError;
       default:
         return this.lastError;
     }

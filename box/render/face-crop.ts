@@ -31,7 +31,8 @@ export function planCrop(face: PreparedFace, env?: CropEnvelope): CropPlan | und
   const h = crop.y1 - crop.y0;
   if (w <= 0 || h <= 0 || w * h > MAX_CROP_SHARE * face.width * face.height) return undefined;
   return {
-    crop, paste,
+    crop,
+    paste,
     i420: cropI420(face.i420, face.width, face.height, crop),
     anchors: shiftAnchors(face.anchors, -crop.x0, -crop.y0),
   };
@@ -58,8 +59,18 @@ export function cropI420(src: Uint8Array, width: number, height: number, box: Bo
 
 /** Copies a w x h rectangle from (sx, sy) of one plane to (dx, dy) of another. */
 function copyRect(
-  src: Uint8Array, srcOff: number, srcStride: number, dst: Uint8Array, dstOff: number, dstStride: number,
-  sx: number, sy: number, w: number, h: number, dx: number, dy: number,
+  src: Uint8Array,
+  srcOff: number,
+  srcStride: number,
+  dst: Uint8Array,
+  dstOff: number,
+  dstStride: number,
+  sx: number,
+  sy: number,
+  w: number,
+  h: number,
+  dx: number,
+  dy: number,
 ): void {
   for (let r = 0; r < h; r++) {
     const s = srcOff + (sy + r) * srcStride + sx;
@@ -71,8 +82,12 @@ function copyRect(
 export function shiftAnchors(a: FaceAnchors, dx: number, dy: number): FaceAnchors {
   const p = <T extends { x: number; y: number }>(o: T): T => ({ ...o, x: o.x + dx, y: o.y + dy });
   return {
-    face: p(a.face), mouth: p(a.mouth), leftEye: p(a.leftEye), rightEye: p(a.rightEye),
-    leftBrow: p(a.leftBrow), rightBrow: p(a.rightBrow),
+    face: p(a.face),
+    mouth: p(a.mouth),
+    leftEye: p(a.leftEye),
+    rightEye: p(a.rightEye),
+    leftBrow: p(a.leftBrow),
+    rightBrow: p(a.rightBrow),
   };
 }
 
@@ -91,14 +106,33 @@ export function composeFrame(face: PreparedFace, plan: CropPlan, breathe: number
   const planes = [
     { off: 0, w: W, h: H, step: 1, cOff: 0, cw, cx: crop.x0, cy: crop.y0, p: paste },
     ...[0, 1].map((k) => ({
-      off: W * H + (k * W * H) / 4, w: W / 2, h: H / 2, step: 2,
-      cOff: cw * ch + (k * cw * ch) / 4, cw: cw / 2, cx: crop.x0 / 2, cy: crop.y0 / 2,
+      off: W * H + (k * W * H) / 4,
+      w: W / 2,
+      h: H / 2,
+      step: 2,
+      cOff: cw * ch + (k * cw * ch) / 4,
+      cw: cw / 2,
+      cx: crop.x0 / 2,
+      cy: crop.y0 / 2,
       p: { x0: paste.x0 / 2, x1: paste.x1 / 2, y0: paste.y0 / 2, y1: paste.y1 / 2 },
     })),
   ];
   for (const pl of planes) {
     if (b !== 0) breatheOutside(face, b, pl.off, pl.w, pl.h, pl.step, pl.p, out);
-    copyRect(rendered, pl.cOff, pl.cw, out, pl.off, pl.w, pl.p.x0 - pl.cx, pl.p.y0 - pl.cy, pl.p.x1 - pl.p.x0, pl.p.y1 - pl.p.y0, pl.p.x0, pl.p.y0);
+    copyRect(
+      rendered,
+      pl.cOff,
+      pl.cw,
+      out,
+      pl.off,
+      pl.w,
+      pl.p.x0 - pl.cx,
+      pl.p.y0 - pl.cy,
+      pl.p.x1 - pl.p.x0,
+      pl.p.y1 - pl.p.y0,
+      pl.p.x0,
+      pl.p.y0,
+    );
   }
 }
 

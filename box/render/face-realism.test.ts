@@ -11,9 +11,7 @@ import { demoPhoto, singlePhoto, smilingPhoto } from "../faces/testing/photos.ts
 import { FaceRenderer } from "./face-renderer.ts";
 import { NEUTRAL_FRAME, type FrameParams } from "./frame-params.ts";
 import type { PreparedFace } from "./prepared-face.ts";
-import {
-  correlation, detectedOpening, i420ToRgb, lumaMad, lumaSsim, mouthRegion, sentenceTrack,
-} from "./testing/face-realism-kit.ts";
+import { correlation, detectedOpening, i420ToRgb, lumaMad, lumaSsim, mouthRegion, sentenceTrack } from "./testing/face-realism-kit.ts";
 
 const SIZE = 512;
 let renderer: FaceRenderer;
@@ -76,7 +74,10 @@ describe("face realism (landmarker on rendered frames)", () => {
         found.push(detectedOpening(r.face));
         weakest = Math.min(weakest, r.face.score);
       }
-      const r = correlation(frames.map((f) => f.open), found);
+      const r = correlation(
+        frames.map((f) => f.open),
+        found,
+      );
       console.log(
         `[realism] ${id}: ${frames.length} frames, correlation ${r.toFixed(3)}, found opening ${Math.min(...found).toFixed(3)}..${Math.max(...found).toFixed(3)}, ` +
           `score photo ${photo.face.score.toFixed(2)}, weakest frame ${weakest.toFixed(2)}`,

@@ -16,7 +16,12 @@ async function render(face: PreparedFace, p: Partial<FrameParams> = {}): Promise
   return renderer.render(face, { ...NEUTRAL_FRAME, ...p }, new Uint8Array(face.i420.length));
 }
 
-interface Box { x0: number; y0: number; x1: number; y1: number }
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** Mean absolute luma difference inside a box. */
 function meanDiff(a: Uint8Array, b: Uint8Array, box: Box): number {
@@ -140,7 +145,9 @@ describe("FaceRenderer (built-in face warp)", () => {
     const range = [b.y - 20, b.y + 8] as const;
     const rest = darkestRow(await render(face), b.x, ...range);
     expect(darkestRow(await render(face, { brow: 1 }), b.x, ...range)).toBeLessThan(rest - 3);
-    expect(darkestRow(await render(face, { brow: -1 }), b.x + 8, ...range)).toBeGreaterThan(darkestRow(await render(face), b.x + 8, ...range));
+    expect(darkestRow(await render(face, { brow: -1 }), b.x + 8, ...range)).toBeGreaterThan(
+      darkestRow(await render(face), b.x + 8, ...range),
+    );
   });
 
   it("moves the head with headX and keeps the frame corners still", async () => {
@@ -150,7 +157,8 @@ describe("FaceRenderer (built-in face warp)", () => {
     const neutral = await render(face);
     // The eye region shifted by 6 px matches the original.
     const box = eyeBox(face, "leftEye");
-    let sum = 0, n = 0;
+    let sum = 0,
+      n = 0;
     for (let y = Math.round(box.y0); y < box.y1; y++) {
       for (let x = Math.round(box.x0); x < box.x1; x++) {
         sum += Math.abs(shifted[y * SIZE + x + 6] - neutral[y * SIZE + x]);

@@ -101,9 +101,7 @@ export class FaceRenderer {
     const width = options.width ?? 512;
     const height = options.height ?? 512;
     if (width % 2 || height % 2) throw new Error(`renderer size must be even, got ${width}x${height}`);
-    const bytes = options.modelPath
-      ? new Uint8Array(readFileSync(options.modelPath))
-      : loadOrBuildFaceWarp(options.builtinModelPath).bytes;
+    const bytes = options.modelPath ? new Uint8Array(readFileSync(options.modelPath)) : loadOrBuildFaceWarp(options.builtinModelPath).bytes;
     const { session, provider } = await createSession(bytes, { executionProviders: options.executionProviders, threads: options.threads });
     const anySize = checkContract(session, width, height);
     const crop = options.crop ?? !options.modelPath;
@@ -278,11 +276,12 @@ function checkContract(session: ort.InferenceSession, width: number, height: num
     throw new Error(
       `renderer model does not follow the I/O contract (box/render/README.md): ` +
         [missing.length ? `missing ${missing.join(", ")}` : "", extra.length ? `unknown inputs ${extra.join(", ")}` : ""]
-          .filter(Boolean).join("; "),
+          .filter(Boolean)
+          .join("; "),
     );
   }
   const meta = session.inputMetadata.find((m) => m.name === IO.y);
-  const shape = meta && meta.isTensor ? meta.shape : [];
+  const shape = meta?.isTensor ? meta.shape : [];
   const [hDim, wDim] = [shape[2], shape[3]];
   if ((typeof hDim === "number" && hDim !== height) || (typeof wDim === "number" && wDim !== width)) {
     throw new Error(`renderer model takes ${wDim}x${hDim} frames, asked for ${width}x${height}`);

@@ -29,7 +29,16 @@ export interface FrameParams extends MouthParams {
 }
 
 export const NEUTRAL_FRAME: FrameParams = {
-  open: 0, wide: 0, round: 0, smile: 0, blink: 0, brow: 0, headX: 0, headY: 0, headRoll: 0, breathe: 0,
+  open: 0,
+  wide: 0,
+  round: 0,
+  smile: 0,
+  blink: 0,
+  brow: 0,
+  headX: 0,
+  headY: 0,
+  headRoll: 0,
+  breathe: 0,
 };
 
 export { TONES, type Tone } from "../../shared/wire/tones.ts";

@@ -33,8 +33,17 @@ function flatFace(size: number): PreparedFace {
   const pt = { x: size / 2, y: size / 2 };
   const eye = { ...pt, width: 10, height: 5 };
   return {
-    width: size, height: size, i420,
-    anchors: { face: { ...pt, width: 50, height: 60 }, mouth: { ...pt, width: 20 }, leftEye: eye, rightEye: eye, leftBrow: pt, rightBrow: pt },
+    width: size,
+    height: size,
+    i420,
+    anchors: {
+      face: { ...pt, width: 50, height: 60 },
+      mouth: { ...pt, width: 20 },
+      leftEye: eye,
+      rightEye: eye,
+      leftBrow: pt,
+      rightBrow: pt,
+    },
   };
 }
 
@@ -68,7 +77,9 @@ describe("renderer model I/O contract", () => {
   it("refuses a model that does not follow the contract", async () => {
     const path = join(dir, "rgb.onnx");
     writeInvertModel(path, "rgb");
-    await expect(FaceRenderer.load({ modelPath: path, width: 64, height: 64 })).rejects.toThrow(/I\/O contract.*missing y.*unknown inputs rgb/);
+    await expect(FaceRenderer.load({ modelPath: path, width: 64, height: 64 })).rejects.toThrow(
+      /I\/O contract.*missing y.*unknown inputs rgb/,
+    );
   });
 
   it("refuses a fixed-size model at another size", async () => {

@@ -23,12 +23,19 @@ const fraction = (v: number | undefined) => (typeof v === "number" && Number.isF
  */
 export function limitMotion(params: FrameParams, limits: MotionLimits | undefined): FrameParams {
   if (!limits) return params;
-  const mouth = fraction(limits.mouth), head = fraction(limits.head), brows = fraction(limits.brows);
+  const mouth = fraction(limits.mouth),
+    head = fraction(limits.head),
+    brows = fraction(limits.brows);
   if (mouth === 1 && head === 1 && brows === 1) return params;
   return {
     ...params,
-    open: params.open * mouth, wide: params.wide * mouth, round: params.round * mouth, smile: params.smile * mouth,
-    headX: params.headX * head, headY: params.headY * head, headRoll: params.headRoll * head,
+    open: params.open * mouth,
+    wide: params.wide * mouth,
+    round: params.round * mouth,
+    smile: params.smile * mouth,
+    headX: params.headX * head,
+    headY: params.headY * head,
+    headRoll: params.headRoll * head,
     brow: params.brow * brows,
   };
 }

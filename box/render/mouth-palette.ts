@@ -45,7 +45,9 @@ export const DEFAULT_MOUTH_PALETTE: MouthPalette = {
 
 /** Towards black (luma) and grey (chroma) by `luma` and `chroma` of the way. */
 const shade = (c: Yuv, luma: number, chroma: number): Yuv => [
-  16 + (c[0] - 16) * (1 - luma), 128 + (c[1] - 128) * (1 - chroma), 128 + (c[2] - 128) * (1 - chroma),
+  16 + (c[0] - 16) * (1 - luma),
+  128 + (c[1] - 128) * (1 - chroma),
+  128 + (c[2] - 128) * (1 - chroma),
 ];
 const mix = (a: Yuv, b: Yuv, t: number): Yuv => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
 
@@ -68,7 +70,11 @@ export function mouthVector(p: MouthPalette, gap = 0, out = new Float32Array(MOU
   return out;
 }
 
-interface Px { y: number; u: number; v: number }
+interface Px {
+  y: number;
+  u: number;
+  v: number;
+}
 
 /** The pixels of a box (luma pixels, chroma of the 2x2 block), clipped to the frame. */
 function pixels(i420: Uint8Array, w: number, h: number, x0: number, y0: number, x1: number, y1: number): Px[] {
@@ -109,8 +115,11 @@ export function sampleMouthPalette(i420: Uint8Array, width: number, height: numb
   // Skin: beside both corners, over the upper lip and under the lower one; the median shrugs
   // off a patch that falls on hair, the background or a smile's fold.
   const skinPx = [
-    ...box(-0.95, -0.02, -0.75, 0.22), ...box(0.75, -0.02, 0.95, 0.22),
-    ...box(-0.32, -0.45, -0.12, -0.32), ...box(0.12, -0.45, 0.32, -0.32), ...box(-0.2, 0.5, 0.2, 0.62),
+    ...box(-0.95, -0.02, -0.75, 0.22),
+    ...box(0.75, -0.02, 0.95, 0.22),
+    ...box(-0.32, -0.45, -0.12, -0.32),
+    ...box(0.12, -0.45, 0.32, -0.32),
+    ...box(-0.2, 0.5, 0.2, 0.62),
   ];
   if (skinPx.length < 8) return DEFAULT_MOUTH_PALETTE;
   const skin = medianOf(skinPx);

@@ -9,7 +9,13 @@ import { FaceRenderer } from "./face-renderer.ts";
 import { MOUTH } from "./face-warp/terms-mouth.ts";
 import { NEUTRAL_FRAME, type FrameParams } from "./frame-params.ts";
 import {
-  DEFAULT_MOUTH_PALETTE, mouthInterior, mouthVector, MOUTH_INPUT_SIZE, sampleMouthPalette, type MouthPalette, type Yuv,
+  DEFAULT_MOUTH_PALETTE,
+  mouthInterior,
+  mouthVector,
+  MOUTH_INPUT_SIZE,
+  sampleMouthPalette,
+  type MouthPalette,
+  type Yuv,
 } from "./mouth-palette.ts";
 import type { PreparedFace } from "./prepared-face.ts";
 
@@ -29,7 +35,11 @@ beforeAll(async () => {
   const stock = await loadStockFaces(SIZE);
   closedPhoto = (await preparePhoto(demoPhoto(2), { size: SIZE })).face;
   teethPhoto = (await preparePhoto(await singlePhoto(), { size: SIZE })).face;
-  faces = [...stock.map((s) => ({ id: s.id, face: s.face })), { id: "photo closed", face: closedPhoto }, { id: "photo teeth", face: teethPhoto }];
+  faces = [
+    ...stock.map((s) => ({ id: s.id, face: s.face })),
+    { id: "photo closed", face: closedPhoto },
+    { id: "photo teeth", face: teethPhoto },
+  ];
 }, 120_000);
 
 afterAll(async () => {
@@ -155,7 +165,13 @@ describe("mouth interior", () => {
   it("is the same for a face without a stored palette (sampled from its pixels) and byte-identical at rest", async () => {
     for (const { id, face } of faces) {
       const bare: PreparedFace = { ...face, palette: undefined };
-      expect(Buffer.compare(Buffer.from(await render(bare, { open: 0.6, smile: 0.3 })), Buffer.from(await render(face, { open: 0.6, smile: 0.3 }))), id).toBe(0);
+      expect(
+        Buffer.compare(
+          Buffer.from(await render(bare, { open: 0.6, smile: 0.3 })),
+          Buffer.from(await render(face, { open: 0.6, smile: 0.3 })),
+        ),
+        id,
+      ).toBe(0);
       if (face.anchors.mouth.gap) continue;
       expect(Buffer.compare(Buffer.from(await render(face)), Buffer.from(face.i420)), id).toBe(0);
     }
@@ -166,7 +182,8 @@ describe("mouth interior", () => {
 function bestShift(rest: Uint8Array, open: Uint8Array, x0: number, y0: number, x1: number, y1: number, maxShift: number) {
   let best = { s: 0, err: Infinity };
   for (let s = 0; s <= maxShift; s++) {
-    let sum = 0, n = 0;
+    let sum = 0,
+      n = 0;
     for (let y = Math.round(y0); y < Math.round(y1); y++) {
       for (let x = Math.round(x0); x < Math.round(x1); x++, n++) sum += Math.abs(open[(y + s) * SIZE + x] - rest[y * SIZE + x]);
     }
@@ -240,10 +257,12 @@ describe("a picture taken with the lips apart", () => {
     const img = await render(teethPhoto, { open: 0.35 });
     // The photo's band under its upper lip (its upper teeth) found again in the frame, at most a
     // few pixels higher (the upper lip lifts a little as the mouth opens).
-    const x0 = m.x - 0.2 * m.width, x1 = m.x + 0.2 * m.width;
+    const x0 = m.x - 0.2 * m.width,
+      x1 = m.x + 0.2 * m.width;
     let best = Infinity;
     for (let s = -Math.ceil(0.06 * m.width); s <= 0; s++) {
-      let sum = 0, n = 0;
+      let sum = 0,
+        n = 0;
       for (let y = Math.round(m.y); y < m.y + 0.05 * m.width; y++) {
         for (let x = Math.round(x0); x < x1; x++, n++) sum += Math.abs(img[(y + s) * SIZE + x] - teethPhoto.i420[y * SIZE + x]);
       }
@@ -254,7 +273,10 @@ describe("a picture taken with the lips apart", () => {
 
   it("renders in crop mode what the whole frame does (closing reaches no further than opening)", async () => {
     const stock = faces[0].face;
-    const gapped: PreparedFace = { ...stock, anchors: { ...stock.anchors, mouth: { ...stock.anchors.mouth, gap: 0.3 * stock.anchors.mouth.width } } };
+    const gapped: PreparedFace = {
+      ...stock,
+      anchors: { ...stock.anchors, mouth: { ...stock.anchors.mouth, gap: 0.3 * stock.anchors.mouth.width } },
+    };
     for (const face of [gapped, teethPhoto]) {
       for (const p of [{}, { open: 0.2 }, { open: 1, smile: 0.5 }, { headX: 8, headY: -8, headRoll: 0.06, breathe: 1 }]) {
         const a = await render(face, p);

@@ -16,10 +16,14 @@ function gradient(w: number, h: number): Uint8Array {
 
 /** Decodes a PNG with ffmpeg (an independent decoder) into RGBA. */
 function ffmpegDecode(png: Uint8Array): Uint8Array {
-  const r = spawnSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "png_pipe", "-i", "pipe:0", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"], {
-    input: png,
-    maxBuffer: 64 << 20,
-  });
+  const r = spawnSync(
+    "ffmpeg",
+    ["-hide_banner", "-loglevel", "error", "-f", "png_pipe", "-i", "pipe:0", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"],
+    {
+      input: png,
+      maxBuffer: 64 << 20,
+    },
+  );
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr.toString()}`);
   return new Uint8Array(r.stdout);
 }
@@ -58,7 +62,12 @@ describe("I420 conversion (BT.601 limited range)", () => {
   });
 
   it("round-trips flat colours within a couple of levels", () => {
-    for (const c of [[200, 40, 60], [30, 160, 90], [240, 230, 220], [20, 20, 30]]) {
+    for (const c of [
+      [200, 40, 60],
+      [30, 160, 90],
+      [240, 230, 220],
+      [20, 20, 30],
+    ]) {
       const rgba = new Uint8Array(8 * 8 * 4);
       for (let i = 0; i < 64; i++) rgba.set([...c, 255], i * 4);
       const back = i420ToRgba(rgbaToI420(rgba, 8, 8), 8, 8);

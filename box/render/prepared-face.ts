@@ -57,11 +57,25 @@ export const ANCHOR_COUNT = 19;
 /** The model's `anchors` input, in the order box/render/README.md documents. */
 export function anchorsToVector(a: FaceAnchors, out = new Float32Array(ANCHOR_COUNT)): Float32Array {
   const v = [
-    a.face.x, a.face.y, a.face.width, a.face.height,
-    a.mouth.x, a.mouth.y, a.mouth.width,
-    a.leftEye.x, a.leftEye.y, a.leftEye.width, a.leftEye.height,
-    a.rightEye.x, a.rightEye.y, a.rightEye.width, a.rightEye.height,
-    a.leftBrow.x, a.leftBrow.y, a.rightBrow.x, a.rightBrow.y,
+    a.face.x,
+    a.face.y,
+    a.face.width,
+    a.face.height,
+    a.mouth.x,
+    a.mouth.y,
+    a.mouth.width,
+    a.leftEye.x,
+    a.leftEye.y,
+    a.leftEye.width,
+    a.leftEye.height,
+    a.rightEye.x,
+    a.rightEye.y,
+    a.rightEye.width,
+    a.rightEye.height,
+    a.leftBrow.x,
+    a.leftBrow.y,
+    a.rightBrow.x,
+    a.rightBrow.y,
   ];
   out.set(v);
   return out;
@@ -69,11 +83,14 @@ export function anchorsToVector(a: FaceAnchors, out = new Float32Array(ANCHOR_CO
 
 /** Anchors for the same drawing rendered `s` times larger. */
 export function scaleAnchors(a: FaceAnchors, s: number): FaceAnchors {
-  const p = <T extends object>(o: T): T =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, (v as number) * s])) as T;
+  const p = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, (v as number) * s])) as T;
   return {
-    face: p(a.face), mouth: p(a.mouth), leftEye: p(a.leftEye), rightEye: p(a.rightEye),
-    leftBrow: p(a.leftBrow), rightBrow: p(a.rightBrow),
+    face: p(a.face),
+    mouth: p(a.mouth),
+    leftEye: p(a.leftEye),
+    rightEye: p(a.rightEye),
+    leftBrow: p(a.leftBrow),
+    rightBrow: p(a.rightBrow),
   };
 }
 

@@ -29,7 +29,8 @@ const render = async (face: PreparedFace, p: FrameParams) => (await renderer.ren
 /** Share of the face's box (hairline to chin, cheek to cheek) whose luma changed by 10 levels or more. */
 function changedShare(a: Uint8Array, b: Uint8Array, face: PreparedFace): number {
   const f = face.anchors.face;
-  let n = 0, total = 0;
+  let n = 0,
+    total = 0;
   for (let y = Math.round(f.y - f.height / 2); y < f.y + f.height / 2; y++) {
     for (let x = Math.round(f.x - f.width / 2); x < f.x + f.width / 2; x++, total++) {
       if (Math.abs(a[y * SIZE + x] - b[y * SIZE + x]) >= 10) n++;

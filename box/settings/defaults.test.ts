@@ -39,7 +39,12 @@ describe("defaultSettings", () => {
   });
 
   it("picks the first selectable quality row for model and fast row for live_model", () => {
-    const c = rows([d("us.anthropic.q0", ["quality"]), d("au.meta.f1", ["fast"], "meta"), d("au.anthropic.q1", ["quality"]), d("au.anthropic.f2", ["fast"])]);
+    const c = rows([
+      d("us.anthropic.q0", ["quality"]),
+      d("au.meta.f1", ["fast"], "meta"),
+      d("au.anthropic.q1", ["quality"]),
+      d("au.anthropic.f2", ["fast"]),
+    ]);
     const s = defaultSettings(c);
     expect([s.model, s.live_model, s.provider]).toEqual(["au.anthropic.q1", "au.meta.f1", "anthropic"]);
   });
@@ -65,7 +70,14 @@ describe("defaultSettings", () => {
 
   it("returns fresh objects each time", () => {
     const a = defaultSettings([]);
-    a.tools.push({ name: "x_tool", description: "x", parameters: { type: "object" }, mode: "await_result", timeout_seconds: 8, enabled: true });
+    a.tools.push({
+      name: "x_tool",
+      description: "x",
+      parameters: { type: "object" },
+      mode: "await_result",
+      timeout_seconds: 8,
+      enabled: true,
+    });
     expect(defaultSettings([]).tools).toEqual([]);
   });
 });

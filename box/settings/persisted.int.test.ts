@@ -11,9 +11,14 @@ let box: RunningBox;
 let db: BoxDb;
 const dataDir = mkdtempSync(join(tmpdir(), "box-persisted-"));
 
-const get = async () => (await (await fetch(box.url + "/api/settings")).json()) as { persisted: boolean; settings: Record<string, unknown> };
+const get = async () =>
+  (await (await fetch(box.url + "/api/settings")).json()) as { persisted: boolean; settings: Record<string, unknown> };
 async function post(body: object) {
-  const res = await fetch(box.url + "/api/settings", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(box.url + "/api/settings", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as { ok: boolean; saved: boolean } };
 }
 
@@ -41,7 +46,9 @@ describe("persisted reflects whether saves work", () => {
 
   it("once the table is repaired, the next save works and persisted is true again", async () => {
     await db.client.execute("DROP TABLE settings_records");
-    await db.client.execute("CREATE TABLE settings_records (subject text PRIMARY KEY NOT NULL, record text NOT NULL, updated_at integer NOT NULL)");
+    await db.client.execute(
+      "CREATE TABLE settings_records (subject text PRIMARY KEY NOT NULL, record text NOT NULL, updated_at integer NOT NULL)",
+    );
     const r = await post({ system_prompt: "You are Ada." });
     expect(r.json).toMatchObject({ ok: true, saved: true });
     expect((await get()).persisted).toBe(true);

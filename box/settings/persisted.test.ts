@@ -19,7 +19,8 @@ function fakeStore(probeWorks: boolean) {
 }
 
 const ctx = { catalogue: () => [], ttsProviders: () => [] };
-const service = (store: ReturnType<typeof fakeStore>, durable = true) => new SettingsService(store as unknown as SettingsStore, ctx, durable);
+const service = (store: ReturnType<typeof fakeStore>, durable = true) =>
+  new SettingsService(store as unknown as SettingsStore, ctx, durable);
 
 describe("SettingsService persisted", () => {
   it("is false when the start-up probe cannot save, and true again after a save that works", async () => {

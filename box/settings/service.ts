@@ -90,7 +90,10 @@ export class SettingsService {
     // Writes for one subject run one after another so no update is lost.
     const prev = this.queues.get(subject) ?? Promise.resolve();
     const next = prev.then(run, run);
-    this.queues.set(subject, next.catch(() => undefined));
+    this.queues.set(
+      subject,
+      next.catch(() => undefined),
+    );
     return next;
   }
 }

@@ -17,9 +17,25 @@ describe("settings schema", () => {
   it("names every field of the spec's settings record", () => {
     expect([...SETTABLE_FIELDS].sort()).toEqual(
       [
-        "provider", "model", "live_model", "system_prompt", "max_tokens", "top_p", "temperature", "effort", "reasoning",
-        "tts_provider", "voice_id", "voice_id_cartesia", "voice_id_chatterbox", "voice_id_espeak", "avatar",
-        "emotion_responsive", "tool_phrases", "tools", "system_tools",
+        "provider",
+        "model",
+        "live_model",
+        "system_prompt",
+        "max_tokens",
+        "top_p",
+        "temperature",
+        "effort",
+        "reasoning",
+        "tts_provider",
+        "voice_id",
+        "voice_id_cartesia",
+        "voice_id_chatterbox",
+        "voice_id_espeak",
+        "avatar",
+        "emotion_responsive",
+        "tool_phrases",
+        "tools",
+        "system_tools",
       ].sort(),
     );
   });
@@ -36,7 +52,10 @@ describe("settings schema", () => {
   });
 
   it("describes the read envelope and the write answers", () => {
-    const models = buildCatalogue([{ id: "au.anthropic.a", label: "A", provider: "anthropic", tiers: ["quality"] }], new Map(), { allowOffshore: false, inCountry: true });
+    const models = buildCatalogue([{ id: "au.anthropic.a", label: "A", provider: "anthropic", tiers: ["quality"] }], new Map(), {
+      allowOffshore: false,
+      inCountry: true,
+    });
     const settings = defaultSettings(models);
     const envelope = {
       settings,

@@ -27,7 +27,9 @@ describe("tool_phrases shape", () => {
     expect(checkToolPhrases({ weather: all }).weather).toEqual(all);
   });
   it.each(["EN", "en-US", "zh", "xx", "__proto__"])("refuses the language %s", (lang) => {
-    expect(refusePhrases(JSON.parse(JSON.stringify({ weather: {} }).replace("{}", `{${JSON.stringify(lang)}:"Hi."}`)))).toMatch(/is not one of en, es, fr, de, it, pt, hi, ja/);
+    expect(refusePhrases(JSON.parse(JSON.stringify({ weather: {} }).replace("{}", `{${JSON.stringify(lang)}:"Hi."}`)))).toMatch(
+      /is not one of en, es, fr, de, it, pt, hi, ja/,
+    );
   });
   it("accepts 32 tools and refuses 33", () => {
     const n = (k: number) => Object.fromEntries(Array.from({ length: k }, (_, i) => [`tool_${i}`, { en: "Working on it." }]));
@@ -37,9 +39,12 @@ describe("tool_phrases shape", () => {
   it("refuses an entry for skip_turn", () => {
     expect(refusePhrases(one("Hmm.", "en", "skip_turn"))).toMatch(/skip_turn/);
   });
-  it.each(["end_call", "pause_conversation", "change_language", "weather", "calculate", "not_defined_yet"])("accepts a phrase for %s", (tool) => {
-    expect(checkToolPhrases(one("Just a moment.", "en", tool))[tool].en).toBe("Just a moment.");
-  });
+  it.each(["end_call", "pause_conversation", "change_language", "weather", "calculate", "not_defined_yet"])(
+    "accepts a phrase for %s",
+    (tool) => {
+      expect(checkToolPhrases(one("Just a moment.", "en", tool))[tool].en).toBe("Just a moment.");
+    },
+  );
   it.each(["Bad", "a", "1tool", "has space", "__proto__", "constructor"])("refuses the tool name %j", (tool) => {
     expect(refusePhrases(JSON.parse(`{${JSON.stringify(tool)}: {"en": "Hi."}}`))).toMatch(/tool_phrases: the tool name/);
   });
@@ -75,9 +80,12 @@ describe("a phrase line", () => {
   it.each([3, null, { text: "x" }])("refuses a non-string line %j", (line) => {
     expect(refusePhrases(one(line))).toMatch(/must be a line of text/);
   });
-  it.each(["Line one\nline two", "tab\tinside", "nul\u0000", "sep\u2028x", "lone \uD83D half"])("refuses control characters or broken text in %j", (line) => {
-    expect(refusePhrases(one(line))).toMatch(/control character|lone surrogate/);
-  });
+  it.each(["Line one\nline two", "tab\tinside", "nul\u0000", "sep\u2028x", "lone \uD83D half"])(
+    "refuses control characters or broken text in %j",
+    (line) => {
+      expect(refusePhrases(one(line))).toMatch(/control character|lone surrogate/);
+    },
+  );
   it.each([
     ["en", "Let me look that up for you."],
     ["es", "¡Un momento, por favor!"],
@@ -90,12 +98,16 @@ describe("a phrase line", () => {
   ])("accepts a %s sentence", (lang, line) => {
     expect(checkToolPhrases(one(line, lang)).lookup_order[lang]).toBe(line);
   });
-  it.each(["One moment. Let me check.", "Sure! Checking now.", "Really? Okay then.", "¡Hola! ¿Qué tal?", "少々お待ちください。確認します。", "एक क्षण। मैं देखता हूँ।"])(
-    "refuses more than one sentence: %j",
-    (line) => {
-      expect(refusePhrases(one(line))).toMatch(/more than one sentence/);
-    },
-  );
+  it.each([
+    "One moment. Let me check.",
+    "Sure! Checking now.",
+    "Really? Okay then.",
+    "¡Hola! ¿Qué tal?",
+    "少々お待ちください。確認します。",
+    "एक क्षण। मैं देखता हूँ।",
+  ])("refuses more than one sentence: %j", (line) => {
+    expect(refusePhrases(one(line))).toMatch(/more than one sentence/);
+  });
 });
 
 describe("isOneSentence", () => {

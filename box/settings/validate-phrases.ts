@@ -9,7 +9,24 @@ const HARD_END = /[。！？।॥]/u;
 // A Latin terminator run, closing quotes/brackets, space, then the next character.
 const SOFT_END = /([.!?]+)["'”’)»]*\s+(\S)/gu;
 // Abbreviations that end in a full stop without ending the sentence.
-const ABBREVIATIONS = new Set(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "sra", "srta", "mme", "mlle", "hr", "nr", "vs", "approx"]);
+const ABBREVIATIONS = new Set([
+  "mr",
+  "mrs",
+  "ms",
+  "dr",
+  "prof",
+  "st",
+  "sr",
+  "jr",
+  "sra",
+  "srta",
+  "mme",
+  "mlle",
+  "hr",
+  "nr",
+  "vs",
+  "approx",
+]);
 
 /**
  * One sentence: no hard terminator before the end, and no `. ! ?` followed by a new sentence

@@ -131,9 +131,12 @@ describe("parameters", () => {
     );
     expect(checkParameters(p, "t")).toEqual(p);
   });
-  it.each([null, [], "object", { type: "array", items: { type: "string" } }, { properties: {} }])("refuses a root %j that is not type object", (p) => {
-    expect(refuseParams(p)).toMatch(/JSON schema of type object/);
-  });
+  it.each([null, [], "object", { type: "array", items: { type: "string" } }, { properties: {} }])(
+    "refuses a root %j that is not type object",
+    (p) => {
+      expect(refuseParams(p)).toMatch(/JSON schema of type object/);
+    },
+  );
   it.each(["additionalProperties", "minLength", "$ref", "default", "format", "oneOf"])("refuses the keyword %s", (k) => {
     expect(refuseParams(obj({ a: { type: "string", [k]: 1 } }))).toContain(`keyword "${k}"`);
   });
@@ -155,7 +158,8 @@ describe("parameters", () => {
     expect(checkTools([tool({ parameters: obj({ a: obj({ b: obj({ c: { type: "string" } }) }) }) })])).toHaveLength(1);
   });
   it("accepts 16 properties in total and refuses 17, counting nested ones", () => {
-    const props = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { type: "string" }]));
+    const props = (n: number, prefix: string) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { type: "string" }]));
     expect(checkTools([tool({ parameters: obj({ ...props(13, "p"), nested: obj(props(2, "q")) }) })])).toHaveLength(1);
     expect(refuseParams(obj({ ...props(14, "p"), nested: obj(props(2, "q")) }))).toMatch(/more than 16 properties/);
   });

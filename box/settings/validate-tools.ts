@@ -58,7 +58,8 @@ function checkNode(node: unknown, path: string, level: number, walk: Walk): Para
   const fail = (why: string) => refused(`${walk.where}: ${at} ${why}.`);
   if (!isPlainObject(node)) throw fail(`must be a JSON schema object, not ${typeName(node)}`);
   for (const k of Object.keys(node)) {
-    if (!KEYWORDS.has(k)) throw fail(`uses the keyword ${quote(k)}; only type, description, properties, required, enum and items are allowed`);
+    if (!KEYWORDS.has(k))
+      throw fail(`uses the keyword ${quote(k)}; only type, description, properties, required, enum and items are allowed`);
   }
   const type = node.type;
   if (typeof type !== "string" || !(PARAMETER_TYPES as readonly string[]).includes(type)) {
@@ -92,7 +93,9 @@ function checkNode(node: unknown, path: string, level: number, walk: Walk): Para
     const props: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(node.properties)) {
       if (DANGEROUS_KEYS.has(name) || name.length > L.parameterNameChars || !PARAMETER_NAME_PATTERN.test(name)) {
-        throw fail(`has the property name ${quote(name)}; names are letters, digits and underscores, not starting with a digit, at most ${L.parameterNameChars} long, and not __proto__, constructor or prototype`);
+        throw fail(
+          `has the property name ${quote(name)}; names are letters, digits and underscores, not starting with a digit, at most ${L.parameterNameChars} long, and not __proto__, constructor or prototype`,
+        );
       }
       if (name === RESPONSE_TO_USER) throw fail(`defines ${RESPONSE_TO_USER}, which the platform adds itself`);
       if (++walk.properties > L.toolParametersProperties) {
@@ -137,7 +140,9 @@ function checkTool(raw: unknown, i: number): CustomTool {
   if (!isPlainObject(raw)) throw refused(`${where} must be an object, not ${typeName(raw)}.`);
   const unknown = Object.keys(raw).find((k) => !TOOL_FIELDS.has(k));
   if (unknown !== undefined) {
-    throw refused(`${where} has the unknown field ${quote(unknown)}; a tool has name, description, parameters, mode, timeout_seconds and enabled.`);
+    throw refused(
+      `${where} has the unknown field ${quote(unknown)}; a tool has name, description, parameters, mode, timeout_seconds and enabled.`,
+    );
   }
   const nameProblem = toolNameProblem(raw.name);
   if (nameProblem) throw refused(`${where}: the tool name ${nameProblem}.`);

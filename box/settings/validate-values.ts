@@ -64,7 +64,7 @@ export function textProblem(s: string, opts: { max: number; multiline: boolean }
 
 /** A short quoted rendering of a caller's value for a message (never the whole value). */
 export function quote(v: unknown): string {
-  const s = typeof v === "string" ? v : JSON.stringify(v) ?? String(v);
+  const s = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
   const cut = [...s].slice(0, 60).join("");
   return JSON.stringify(cut.length < s.length ? `${cut}…` : cut);
 }

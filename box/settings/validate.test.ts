@@ -85,7 +85,9 @@ describe("prototype pollution", () => {
   it("refuses __proto__ and constructor as tool parameter names", () => {
     const params = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}');
     expect(refused({ tools: [tool({ parameters: params })] })).toMatch(/__proto__/);
-    expect(refused({ tools: [tool({ parameters: { type: "object", properties: { constructor: { type: "string" } } } })] })).toMatch(/constructor/);
+    expect(refused({ tools: [tool({ parameters: { type: "object", properties: { constructor: { type: "string" } } } })] })).toMatch(
+      /constructor/,
+    );
   });
   it("refuses __proto__ as a field of a tool", () => {
     const t = JSON.parse(JSON.stringify(tool()).replace(/^\{/, '{"__proto__":{"enabled":false},'));
@@ -120,6 +122,7 @@ describe("scalar fields", () => {
   it.each([
     ["temperature", -0.1],
     ["temperature", 2.01],
+    // biome-ignore lint/correctness/noPrecisionLoss: a literal that overflows to Infinity is the input under test
     ["temperature", 1e309],
     ["top_p", -1],
     ["top_p", 1.0001],
@@ -208,7 +211,10 @@ describe("model and live_model", () => {
     expect(msg).not.toMatch(/does not exist/);
   });
   it("accepts an offshore model once the deployment opts in", () => {
-    const open = buildCatalogue([{ id: MODELS.gpt, label: "GPT", provider: "openai", tiers: [] }], new Map(), { allowOffshore: true, inCountry: true });
+    const open = buildCatalogue([{ id: MODELS.gpt, label: "GPT", provider: "openai", tiers: [] }], new Map(), {
+      allowOffshore: true,
+      inCountry: true,
+    });
     expect(applySettingsPatch(base(), { model: MODELS.gpt }, { ...ctx, catalogue: open }).model).toBe(MODELS.gpt);
   });
   it("refuses an empty model id as one that does not exist", () => {
@@ -330,7 +336,9 @@ describe("tools, tool_phrases and system_tools through the patch", () => {
   });
   it("writes tool_phrases whole", () => {
     const r = apply({ tool_phrases: { lookup_order: { en: "Let me check that." } } });
-    expect(apply({ tool_phrases: { weather: { fr: "Je regarde la météo." } } }, r).tool_phrases).toEqual({ weather: { fr: "Je regarde la météo." } });
+    expect(apply({ tool_phrases: { weather: { fr: "Je regarde la météo." } } }, r).tool_phrases).toEqual({
+      weather: { fr: "Je regarde la météo." },
+    });
   });
 });
 

@@ -144,7 +144,9 @@ export function applySettingsPatch(current: SettingsRecord, body: unknown, ctx: 
   // `provider` follows the quality model; a changed value must agree with it.
   if (changed("provider")) {
     if (modelRow && next.provider !== modelRow.provider) {
-      throw refused(`provider refused: ${quote(next.provider)} does not serve the model ${quote(modelRow.id)}, whose provider is ${modelRow.provider}.`);
+      throw refused(
+        `provider refused: ${quote(next.provider)} does not serve the model ${quote(modelRow.id)}, whose provider is ${modelRow.provider}.`,
+      );
     }
     if (!modelRow && next.provider !== "" && !ctx.catalogue.some((r) => r.provider === next.provider)) {
       throw refused(`provider refused: ${quote(next.provider)} offers no model on this box.`);
@@ -153,7 +155,9 @@ export function applySettingsPatch(current: SettingsRecord, body: unknown, ctx: 
   if (modelRow) next.provider = modelRow.provider;
 
   if (changed("tts_provider") && !ctx.ttsProviders.includes(next.tts_provider)) {
-    throw refused(`tts_provider refused: ${quote(next.tts_provider)} is not a voice engine on this box; choose one of ${ctx.ttsProviders.join(", ") || "(none)"}.`);
+    throw refused(
+      `tts_provider refused: ${quote(next.tts_provider)} is not a voice engine on this box; choose one of ${ctx.ttsProviders.join(", ") || "(none)"}.`,
+    );
   }
   if (changed("effort")) next.effort = checkEffort(patch.effort as string, uses);
 

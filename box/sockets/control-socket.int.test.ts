@@ -26,15 +26,38 @@ async function open(query = "", headers: Record<string, string> = { "x-api-key":
   return c;
 }
 const insert = (secret: string, kind: string, expires: number | null) =>
-  kt.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at, expires_at) VALUES (?,?,?,?,?,?)", args: [sha256Hex(secret), kind, "full", "dev@x.test", now(), expires] });
+  kt.execute({
+    sql: "INSERT INTO credentials (id, kind, scope, owner, created_at, expires_at) VALUES (?,?,?,?,?,?)",
+    args: [sha256Hex(secret), kind, "full", "dev@x.test", now(), expires],
+  });
 
 beforeAll(async () => {
   fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] });
   const ktUrl = `file:${join(mkdtempSync(join(tmpdir(), "kt-")), "keys.db")}`;
   kt = createClient({ url: ktUrl });
   await migrateKeyTable(kt);
-  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_KEY_TABLE_URL: ktUrl, BOX_OPENAI_BASE_URL: fake.url, BOX_SOCKET_CHECK_MS: "100", BOX_IDLE_SECONDS: "60" });
-  const r = await fetch(box.url + "/api/settings", { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify({ tools: [{ name: "lookup_order", description: "Find an order", mode: "await_result", timeout_seconds: 5, parameters: { type: "object", properties: { order: { type: "string" } } } }] }) });
+  box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_KEY_TABLE_URL: ktUrl,
+    BOX_OPENAI_BASE_URL: fake.url,
+    BOX_SOCKET_CHECK_MS: "100",
+    BOX_IDLE_SECONDS: "60",
+  });
+  const r = await fetch(box.url + "/api/settings", {
+    method: "POST",
+    headers: { "x-api-key": KEY, "content-type": "application/json" },
+    body: JSON.stringify({
+      tools: [
+        {
+          name: "lookup_order",
+          description: "Find an order",
+          mode: "await_result",
+          timeout_seconds: 5,
+          parameters: { type: "object", properties: { order: { type: "string" } } },
+        },
+      ],
+    }),
+  });
   expect(r.status).toBe(200);
 });
 afterAll(async () => {
@@ -55,16 +78,30 @@ describe("control socket /api/session/ws", () => {
 
   it("sends session_ready first, then per message turn: user_message, warning, message_stream…, message", async () => {
     const c = await open();
-    expect(c.frames[0]).toEqual({ type: "session_ready", sessionId: expect.any(String), avatar: expect.any(String), tones: expect.arrayContaining(["neutral", "happy"]) });
+    expect(c.frames[0]).toEqual({
+      type: "session_ready",
+      sessionId: expect.any(String),
+      avatar: expect.any(String),
+      tones: expect.arrayContaining(["neutral", "happy"]),
+    });
     fake.enqueue([{ text: "First clause here. " }, { text: "Second one." }]);
     c.send({ type: "message", content: "hello", correlationId: "turn-1" });
     const last = await c.waitType("message");
     expect(c.types().slice(1)).toEqual(["user_message", "warning", "message_stream", "message_stream", "message"]);
     expect(c.frames[1]).toEqual({ type: "user_message", id: expect.any(String), role: "user", content: "hello", correlationId: "turn-1" });
     const streams = c.frames.filter((f) => f.type === "message_stream");
-    expect(streams.map((s) => [s.contentIndex, s.endOfSpeech, s.content])).toEqual([[0, false, "First clause here."], [1, true, "Second one."]]);
+    expect(streams.map((s) => [s.contentIndex, s.endOfSpeech, s.content])).toEqual([
+      [0, false, "First clause here."],
+      [1, true, "Second one."],
+    ]);
     expect(streams[0]).toMatchObject({ role: "assistant", tone: "neutral", correlationId: "turn-1" });
-    expect(last).toMatchObject({ role: "assistant", content: "First clause here. Second one.", tone: "neutral", avatar: expect.any(String), correlationId: "turn-1" });
+    expect(last).toMatchObject({
+      role: "assistant",
+      content: "First clause here. Second one.",
+      tone: "neutral",
+      avatar: expect.any(String),
+      correlationId: "turn-1",
+    });
     c.close();
   });
 
@@ -130,14 +167,21 @@ describe("control socket /api/session/ws", () => {
     c.close();
     await c.closed;
     const deadline = Date.now() + 5000;
-    while (!JSON.stringify(fake.lastRequest?.body?.messages ?? []).includes("session_closed") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!JSON.stringify(fake.lastRequest?.body?.messages ?? []).includes("session_closed") && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(JSON.stringify(fake.lastRequest!.body.messages)).toContain("session_closed");
   });
 
   it("with a media session: avatar_speech_started and _ended carry the correlationId", async () => {
     const client = new WrtcClient(10);
     await client.connect(async (offer) => {
-      const r = (await (await fetch(box.url + "/connect", { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any;
+      const r = (await (
+        await fetch(box.url + "/connect", {
+          method: "POST",
+          headers: { "x-api-key": KEY, "content-type": "application/json" },
+          body: JSON.stringify(offer),
+        })
+      ).json()) as any;
       return { sdp: r.sdp, type: r.type };
     });
     try {

@@ -58,14 +58,21 @@ class ControlSocket {
   open(): void {
     const live = this.d.sessions.live();
     this.follow(live);
-    this.conn.send({ type: "session_ready", sessionId: this.conn.id, avatar: live?.avatar.variant ?? this.d.registry.active, tones: [...TONES] });
+    this.conn.send({
+      type: "session_ready",
+      sessionId: this.conn.id,
+      avatar: live?.avatar.variant ?? this.d.registry.active,
+      tones: [...TONES],
+    });
     this.session.start();
     const accounts = this.d.accounts;
     if (accounts) {
       const subject = this.conn.principal.subject;
       // Only the warning: an empty notice (the account works again) has no frame of its own here.
       this.offNotice = accounts.onNotice(subject, (notice) => notice && this.conn.send({ type: "warning", message: notice }));
-      void accounts.noticeFor(subject).then((notice) => notice && !this.conn.closed && this.conn.send({ type: "warning", message: notice }));
+      void accounts
+        .noticeFor(subject)
+        .then((notice) => notice && !this.conn.closed && this.conn.send({ type: "warning", message: notice }));
     }
   }
 
@@ -83,7 +90,8 @@ class ControlSocket {
 
   message(data: unknown): void {
     if (typeof data !== "object" || data === null || Array.isArray(data) || typeof (data as Msg).type !== "string") {
-      if (typeof data === "string" || Buffer.isBuffer(data)) this.conn.send({ type: "error", error: "Messages are JSON objects with a type.", fatal: false });
+      if (typeof data === "string" || Buffer.isBuffer(data))
+        this.conn.send({ type: "error", error: "Messages are JSON objects with a type.", fatal: false });
       return;
     }
     const m = data as Msg;
@@ -98,8 +106,14 @@ class ControlSocket {
     }
     if (m.type !== "message" && m.type !== "talk" && m.type !== "talkstream") return; // unknown types are ignored
     this.session.activity();
-    const correlationId = typeof m.correlationId === "string" && m.correlationId.length <= 128 ? m.correlationId : `c_${randomBytes(6).toString("hex")}`;
-    const job = m.type === "message" ? () => this.turn(m, correlationId) : m.type === "talk" ? () => this.talk(m, correlationId, text(m.content)) : () => this.talkstream(m, correlationId);
+    const correlationId =
+      typeof m.correlationId === "string" && m.correlationId.length <= 128 ? m.correlationId : `c_${randomBytes(6).toString("hex")}`;
+    const job =
+      m.type === "message"
+        ? () => this.turn(m, correlationId)
+        : m.type === "talk"
+          ? () => this.talk(m, correlationId, text(m.content))
+          : () => this.talkstream(m, correlationId);
     // Turns on one socket run one after another, in the order they were sent.
     this.queue = this.queue.then(job).catch((err) => this.refuse(err));
   }
@@ -122,7 +136,17 @@ class ControlSocket {
     let index = 0;
     let held: { content: string; tone: Tone } | null = null;
     const flush = (end: boolean) => {
-      if (held) this.conn.send({ type: "message_stream", id, role: "assistant", content: held.content, contentIndex: index++, endOfSpeech: end, tone: held.tone, correlationId });
+      if (held)
+        this.conn.send({
+          type: "message_stream",
+          id,
+          role: "assistant",
+          content: held.content,
+          contentIndex: index++,
+          endOfSpeech: end,
+          tone: held.tone,
+          correlationId,
+        });
       held = null;
     };
     this.tracker.begin(correlationId);
@@ -146,7 +170,15 @@ class ControlSocket {
         },
       });
       flush(true);
-      this.conn.send({ type: "message", id, role: "assistant", content: out.reply, tone: out.tone, avatar: live?.speakingFace ?? this.d.registry.active, correlationId });
+      this.conn.send({
+        type: "message",
+        id,
+        role: "assistant",
+        content: out.reply,
+        tone: out.tone,
+        avatar: live?.speakingFace ?? this.d.registry.active,
+        correlationId,
+      });
     } finally {
       this.tracker.done(correlationId);
     }
@@ -163,13 +195,22 @@ class ControlSocket {
       const splitter = new ClauseSplitter();
       const voice = typeof m.voice === "string" ? m.voice : undefined;
       const utterances = [];
-      for (const clause of [...splitter.push(content), ...splitter.flush()]) utterances.push(await this.d.speaker.utterance(clause, tone, { subject: this.conn.principal.subject, voice }));
+      for (const clause of [...splitter.push(content), ...splitter.flush()])
+        utterances.push(await this.d.speaker.utterance(clause, tone, { subject: this.conn.principal.subject, voice }));
       this.tracker.begin(correlationId);
       for (const u of utterances) live.say({ ...u, correlationId });
       this.tracker.done(correlationId);
     }
     // Spoken as written; nothing is committed to the conversation.
-    this.conn.send({ type: "message", id: this.nextId(), role: "assistant", content, tone, avatar: live?.speakingFace ?? this.d.registry.active, correlationId });
+    this.conn.send({
+      type: "message",
+      id: this.nextId(),
+      role: "assistant",
+      content,
+      tone,
+      avatar: live?.speakingFace ?? this.d.registry.active,
+      correlationId,
+    });
   }
 
   private async talkstream(m: Msg, correlationId: string): Promise<void> {

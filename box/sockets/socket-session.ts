@@ -106,7 +106,10 @@ export class SocketSession {
         }
         if (status === "expired" && !this.lapsed) {
           this.lapsed = true;
-          this.conn.send({ type: "auth_required", message: "The credential has aged out; send a fresh one with an auth message. The session continues." });
+          this.conn.send({
+            type: "auth_required",
+            message: "The credential has aged out; send a fresh one with an auth message. The session continues.",
+          });
         } else if (status === "live") this.lapsed = false;
       }
       // Activity anywhere on the live session (a typed turn, the other socket) keeps this one alive too.

@@ -49,7 +49,13 @@ describe("DeepgramEngine against the fake", () => {
     const conn = dg.connections[0];
     expect(conn.authorization).toBe(`Token ${KEY}`);
     expect(conn.audioBytes).toBe(500 * 32);
-    expect(Object.fromEntries(conn.query)).toMatchObject({ encoding: "linear16", sample_rate: "16000", channels: "1", interim_results: "true", language: "en" });
+    expect(Object.fromEntries(conn.query)).toMatchObject({
+      encoding: "linear16",
+      sample_rate: "16000",
+      channels: "1",
+      interim_results: "true",
+      language: "en",
+    });
     expect(conn.controls.at(-1)).toEqual({ type: "CloseStream" });
     expect(conn.sent.at(-1)).toMatchObject({ type: "Metadata" });
     await until(() => conn.closeCode === 1000);
@@ -73,7 +79,9 @@ describe("DeepgramEngine against the fake", () => {
   });
 
   it("asks Deepgram's own service for a key before connecting", async () => {
-    await expect(new DeepgramEngine({}).start({ sampleRate: 16000 })).rejects.toMatchObject({ message: expect.stringMatching(/no API key/) });
+    await expect(new DeepgramEngine({}).start({ sampleRate: 16000 })).rejects.toMatchObject({
+      message: expect.stringMatching(/no API key/),
+    });
   });
 
   it("joins is_final pieces into one utterance and settles the rest on finish", async () => {
@@ -82,7 +90,14 @@ describe("DeepgramEngine against the fake", () => {
     const log = record(stream);
     writeMs(stream, 500); // reveals "five" of the second utterance only
     const text = await stream.finish();
-    expect(log).toEqual(["partial:one", "partial:one two", "partial:one two three", "final:one two three four", "partial:five", "final:five"]);
+    expect(log).toEqual([
+      "partial:one",
+      "partial:one two",
+      "partial:one two three",
+      "final:one two three four",
+      "partial:five",
+      "final:five",
+    ]);
     expect(text).toBe("one two three four five");
   });
 
@@ -107,7 +122,9 @@ describe("DeepgramEngine against the fake", () => {
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const err = await new DeepgramEngine({ url: `ws://127.0.0.1:${port}`, apiKey: KEY }).start({ sampleRate: 16000 }).catch((e: unknown) => e);
+    const err = await new DeepgramEngine({ url: `ws://127.0.0.1:${port}`, apiKey: KEY })
+      .start({ sampleRate: 16000 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err).toMatchObject({ status: 502, retryable: true });
   });

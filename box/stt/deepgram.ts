@@ -47,7 +47,10 @@ const DEFAULTS = {
 type Settings = Omit<Required<DeepgramOptions>, "apiKey"> & { apiKey?: string };
 
 /** The `/v1/listen` address for one stream. */
-export function listenUrl(options: Pick<DeepgramOptions, "url" | "model" | "endpointingMs" | "utteranceEndMs" | "params">, start: AsrStartOptions): string {
+export function listenUrl(
+  options: Pick<DeepgramOptions, "url" | "model" | "endpointingMs" | "utteranceEndMs" | "params">,
+  start: AsrStartOptions,
+): string {
   const base = (options.url ?? DEFAULTS.url).replace(/^http/i, "ws").replace(/\/+$/, "");
   const url = new URL(base.endsWith("/v1/listen") ? base : `${base}/v1/listen`);
   const q = url.searchParams;
@@ -113,7 +116,8 @@ function connect(url: string, o: Settings): Promise<WebSocket> {
     ws.once("open", () => settle(null));
     ws.once("unexpected-response", (_req, res) => {
       const chunks: Buffer[] = [];
-      const done = () => settle(upgradeFailure(res.statusCode ?? 0, describeRefusal(Buffer.concat(chunks).toString("utf8"), res.headers["dg-error"])));
+      const done = () =>
+        settle(upgradeFailure(res.statusCode ?? 0, describeRefusal(Buffer.concat(chunks).toString("utf8"), res.headers["dg-error"])));
       res.on("data", (c: Buffer) => chunks.length < 16 && chunks.push(c));
       res.once("end", done);
       res.once("error", done);
@@ -167,9 +171,12 @@ class DeepgramStream extends AsrStreamBase {
       if (ws.readyState === WebSocket.CLOSED) queueMicrotask(() => onClose(1006, Buffer.alloc(0), resolve));
       else ws.once("close", (code, reason) => onClose(code, reason, resolve));
     });
-    this.keepAlive = setInterval(() => {
-      if (Date.now() - this.lastAudioAt >= this.o.keepAliveMs) this.send(JSON.stringify({ type: "KeepAlive" }));
-    }, Math.max(10, Math.floor(o.keepAliveMs / 2)));
+    this.keepAlive = setInterval(
+      () => {
+        if (Date.now() - this.lastAudioAt >= this.o.keepAliveMs) this.send(JSON.stringify({ type: "KeepAlive" }));
+      },
+      Math.max(10, Math.floor(o.keepAliveMs / 2)),
+    );
   }
 
   write(pcm: Int16Array): void {

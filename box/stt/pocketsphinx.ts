@@ -53,7 +53,14 @@ export function isInstalled(options: PocketsphinxOptions = {}): boolean {
 /** Expected sentences → a JSGF grammar of them and the words it uses (lower case, letters and '). */
 export function grammarToJsgf(sentences: readonly string[]): { jsgf: string; words: string[] } {
   const lines = sentences
-    .map((s) => s.toLowerCase().replace(/[^\p{L}']+/gu, " ").replace(/(^|\s)'+|'+(?=\s|$)/g, "$1").trim().replace(/\s+/g, " "))
+    .map((s) =>
+      s
+        .toLowerCase()
+        .replace(/[^\p{L}']+/gu, " ")
+        .replace(/(^|\s)'+|'+(?=\s|$)/g, "$1")
+        .trim()
+        .replace(/\s+/g, " "),
+    )
     .filter(Boolean);
   if (!lines.length) throw new Error("the grammar has no words");
   const words = [...new Set(lines.flatMap((l) => l.split(" ")))];

@@ -28,7 +28,11 @@ export function createAsr(options: CreateAsrOptions): AsrSelection {
     case "deepgram": {
       const dg = options.deepgram;
       // Deepgram itself needs a key; a self-hosted server speaking its protocol may need none.
-      if (!dg?.apiKey && !dg?.url) return { engine: null, reason: "deepgram was chosen without an API key (BOX_DEEPGRAM_API_KEY) or a self-hosted server (BOX_DEEPGRAM_URL)" };
+      if (!dg?.apiKey && !dg?.url)
+        return {
+          engine: null,
+          reason: "deepgram was chosen without an API key (BOX_DEEPGRAM_API_KEY) or a self-hosted server (BOX_DEEPGRAM_URL)",
+        };
       const url = dg.url || DEEPGRAM_DEFAULT_URL;
       return { engine: new DeepgramEngine({ ...dg, url }), reason: `deepgram protocol at ${url}${dg.apiKey ? "" : " (no key)"}` };
     }

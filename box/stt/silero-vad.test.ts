@@ -78,7 +78,8 @@ describe("VoiceActivity.forgetHistory", () => {
     // Whole 512-sample windows, so every push starts a window of its own.
     const windows = (pcm: Int16Array) => concat(pcm, new Int16Array((512 - (pcm.length % 512)) % 512));
     const words = windows(await speech16k("hello there"));
-    const probabilities = (events: VadEvent[]) => events.flatMap((e) => (e.type === "probability" ? [{ atMs: e.atMs, p: e.probability }] : []));
+    const probabilities = (events: VadEvent[]) =>
+      events.flatMap((e) => (e.type === "probability" ? [{ atMs: e.atMs, p: e.probability }] : []));
     vad.reset();
     const fresh = probabilities(await new VoiceActivity(vad, { probabilities: true }).push(words));
 

@@ -54,7 +54,10 @@ export class SileroVad {
 
   static async load(options: SileroVadOptions = {}): Promise<SileroVad> {
     const modelPath = options.modelPath ?? defaultSileroModelPath();
-    const { session, provider } = await createSession(modelPath, { executionProviders: options.executionProviders, threads: options.threads });
+    const { session, provider } = await createSession(modelPath, {
+      executionProviders: options.executionProviders,
+      threads: options.threads,
+    });
     checkContract(session);
     return new SileroVad(session, provider);
   }
@@ -93,10 +96,7 @@ export class SileroVad {
     this.windowData.set(frame);
     const from = this.states[this.current];
     const to = this.states[1 - this.current];
-    await this.session.run(
-      { input: this.input, sr: this.sr, h: from.h, c: from.c },
-      { output: this.probability, hn: to.h, cn: to.c },
-    );
+    await this.session.run({ input: this.input, sr: this.sr, h: from.h, c: from.c }, { output: this.probability, hn: to.h, cn: to.c });
     this.current = 1 - this.current;
     return (this.probability.data as Float32Array)[0];
   }
@@ -105,10 +105,7 @@ export class SileroVad {
 function checkContract(session: ort.InferenceSession): void {
   const inputs = ["input", "sr", "h", "c"];
   const outputs = ["output", "hn", "cn"];
-  const missing = [
-    ...inputs.filter((n) => !session.inputNames.includes(n)),
-    ...outputs.filter((n) => !session.outputNames.includes(n)),
-  ];
+  const missing = [...inputs.filter((n) => !session.inputNames.includes(n)), ...outputs.filter((n) => !session.outputNames.includes(n))];
   if (missing.length) {
     throw new Error(`not a Silero v4 model: missing ${missing.join(", ")} (has ${session.inputNames} → ${session.outputNames})`);
   }

@@ -24,9 +24,7 @@ export class StatsService {
   private lastAt = Date.now();
   private lastPercent = 0;
 
-  constructor(
-    private readonly options: { maxRuntimeSeconds: number | null; startedAt: number; nvidiaSmi?: string },
-  ) {}
+  constructor(private readonly options: { maxRuntimeSeconds: number | null; startedAt: number; nvidiaSmi?: string }) {}
 
   /** System-wide CPU use since the previous call (sampled over ≥100 ms). */
   async cpuPercent(): Promise<number> {

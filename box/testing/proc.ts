@@ -21,5 +21,8 @@ export function byStartTime(pids: number[]): number[] {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
   };
-  return pids.map((pid) => [pid, started(pid)] as const).sort((a, b) => a[1] - b[1] || a[0] - b[0]).map(([pid]) => pid);
+  return pids
+    .map((pid) => [pid, started(pid)] as const)
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .map(([pid]) => pid);
 }

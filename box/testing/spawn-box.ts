@@ -59,7 +59,11 @@ export async function spawnBox(env: Record<string, string> = {}, opts: { dataDir
 
 /** Runs the box expecting it to refuse to start; resolves with its exit code and stderr. */
 export function runBoxExpectingExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(BUN, ["box/main.ts"], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", BOX_PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(BUN, ["box/main.ts"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", BOX_PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
   return new Promise((res) => {

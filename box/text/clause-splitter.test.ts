@@ -17,7 +17,10 @@ describe("ClauseSplitter", () => {
     expect(s.flush()).toEqual(["I am"]);
   });
   it("does not cut decimals, abbreviations or initials", () => {
-    expect(feed("It costs 3.50 dollars, said Dr. Smith to J. Doe today. Next.").all).toEqual(["It costs 3.50 dollars, said Dr. Smith to J. Doe today.", "Next."]);
+    expect(feed("It costs 3.50 dollars, said Dr. Smith to J. Doe today. Next.").all).toEqual([
+      "It costs 3.50 dollars, said Dr. Smith to J. Doe today.",
+      "Next.",
+    ]);
   });
   it("cuts long sentences at commas, short ones not", () => {
     expect(feed("Yes, sure.").all).toEqual(["Yes, sure."]);
@@ -89,7 +92,8 @@ describe("ClauseSplitter: the first phrase of a model reply (issue 23 item 2)", 
     const s = new ClauseSplitter({ firstPhraseWords: REPLY_FIRST_PHRASE_WORDS });
     const out: { text: string; tone: string }[] = [];
     // As the turn engine feeds them: marker first, then the splitter.
-    for (const d of ["[to", "ne:happy] Oh", " that is great,", " really", " great news."]) for (const c of s.push(marker.push(d))) out.push({ text: c, tone: marker.tone });
+    for (const d of ["[to", "ne:happy] Oh", " that is great,", " really", " great news."])
+      for (const c of s.push(marker.push(d))) out.push({ text: c, tone: marker.tone });
     for (const c of [...s.push(marker.flush()), ...s.flush()]) out.push({ text: c, tone: marker.tone });
     expect(out).toEqual([
       { text: "Oh that is great,", tone: "happy" },

@@ -20,8 +20,17 @@ function memoryKeyTable(rows: Record<string, KeyRecord>) {
   return { table, inserted };
 }
 const row = (o: Partial<KeyRecord>): KeyRecord => ({
-  kind: "api_key", scope: "full", owner: "a@x.test", parent_id: null, expires_at: null, revoked_at: null,
-  p_kind: null, p_owner: null, p_expires_at: null, p_revoked_at: null, ...o,
+  kind: "api_key",
+  scope: "full",
+  owner: "a@x.test",
+  parent_id: null,
+  expires_at: null,
+  revoked_at: null,
+  p_kind: null,
+  p_owner: null,
+  p_expires_at: null,
+  p_revoked_at: null,
+  ...o,
 });
 
 function boxWith(rows: Record<string, KeyRecord> = {}) {
@@ -91,7 +100,9 @@ describe("POST /v1/streaming.create_token: expires_at of a token whose minter ex
 
   it("reports the parent's expiry for a portal session credential that dies first", async () => {
     const parentExpires = nowS() + 60;
-    const { mint } = boxWith({ [sha256Hex("sc_short")]: row({ kind: "session_credential", owner: "p@x.test", expires_at: parentExpires }) });
+    const { mint } = boxWith({
+      [sha256Hex("sc_short")]: row({ kind: "session_credential", owner: "p@x.test", expires_at: parentExpires }),
+    });
     const r = await mint("sc_short");
     expect(r.status).toBe(200);
     expect(r.json.data.expires_at).toBe(parentExpires);

@@ -9,7 +9,7 @@
 // `retryMs`, at once when the saved key changes).
 import type { Client } from "@libsql/client";
 import { ApiError } from "../../shared/errors/api-error.ts";
-import { VoiceKeyCipher, type SealedVoiceKey } from "../../shared/voice-keys/crypto.ts";
+import type { VoiceKeyCipher, SealedVoiceKey } from "../../shared/voice-keys/crypto.ts";
 import { VoiceProviderError, type VoiceEngine, type VoiceRow } from "./engine.ts";
 import { failureOf, VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
 import type { CloneOwners } from "./clone-owners.ts";
@@ -77,7 +77,10 @@ export class SharedVoiceChoices implements ChoiceReader {
     }
     const r = rows[0] as unknown as { engine: string; key_id: string | null; nonce: string | null; ciphertext: string | null } | undefined;
     if (!r) return null;
-    return { engine: r.engine, sealed: r.key_id && r.nonce && r.ciphertext ? { keyId: r.key_id, nonce: r.nonce, ciphertext: r.ciphertext } : null };
+    return {
+      engine: r.engine,
+      sealed: r.key_id && r.nonce && r.ciphertext ? { keyId: r.key_id, nonce: r.nonce, ciphertext: r.ciphertext } : null,
+    };
   }
 }
 
@@ -221,11 +224,18 @@ export class VoiceAccounts {
     const person = pick.subject ? await this.personOf(pick.subject) : null;
     const wanted = pick.provider ?? (person?.choice && this.byId.has(person.choice.engine) ? person.choice.engine : this.o.boot);
     const p = this.byId.get(wanted);
-    if (!p) throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${wanted.slice(0, 40)}" is not a voice engine of this box; use one of ${[...this.byId.keys()].join(", ")}.`);
-    let voice = pick.voice ?? (pick.subject && this.o.slotVoice ? await this.o.slotVoice(pick.subject, p.id).catch(() => undefined) : undefined);
+    if (!p)
+      throw new ApiError(
+        400,
+        "voice_provider_unavailable",
+        `voice_provider "${wanted.slice(0, 40)}" is not a voice engine of this box; use one of ${[...this.byId.keys()].join(", ")}.`,
+      );
+    let voice =
+      pick.voice ?? (pick.subject && this.o.slotVoice ? await this.o.slotVoice(pick.subject, p.id).catch(() => undefined) : undefined);
     if (voice !== undefined && !this.mayUse(pick.subject, p.id, voice)) {
       // Another credential's clone answers as a voice that does not exist (fact 8: never "not yours").
-      if (pick.voice !== undefined) throw new ApiError(400, "unknown_voice", `voice ${JSON.stringify(voice.slice(0, 60))} is not a voice of ${p.label}.`);
+      if (pick.voice !== undefined)
+        throw new ApiError(400, "unknown_voice", `voice ${JSON.stringify(voice.slice(0, 60))} is not a voice of ${p.label}.`);
       voice = undefined; // a settings slot naming one speaks the engine's default instead
     }
     // The person's own account for this provider, when they saved a key for the engine they chose.
@@ -252,7 +262,11 @@ export class VoiceAccounts {
     }
     if (!p.boxEngine) {
       if (pick.provider) {
-        throw new ApiError(400, "voice_provider_unavailable", `voice_provider "${p.id}": ${p.label} cannot speak for you on this box: save your ${p.label} key on the portal's Voices page and choose it there${p.requiresEnv ? `, or give the box its own (${p.requiresEnv})` : ""}.`);
+        throw new ApiError(
+          400,
+          "voice_provider_unavailable",
+          `voice_provider "${p.id}": ${p.label} cannot speak for you on this box: save your ${p.label} key on the portal's Voices page and choose it there${p.requiresEnv ? `, or give the box its own (${p.requiresEnv})` : ""}.`,
+        );
       }
       return this.boxRoute(undefined, pick.subject);
     }
@@ -264,7 +278,15 @@ export class VoiceAccounts {
     const p = this.byId.get(route.provider)!;
     const subject = route.subject ?? null;
     const visible = this.o.owners ? (row: VoiceRow) => this.mayUse(subject, row.provider, row.id) : undefined;
-    return { provider: p.id, label: p.label, local: p.local, engine: route.engine, account: route.account, recommended: route.voice ?? null, visible };
+    return {
+      provider: p.id,
+      label: p.label,
+      local: p.local,
+      engine: route.engine,
+      account: route.account,
+      recommended: route.voice ?? null,
+      visible,
+    };
   }
 
   /** The voices `route` can speak (cached like the catalogue); a provider failure is thrown. */
@@ -288,7 +310,11 @@ export class VoiceAccounts {
       rows = await this.rowsOf(route);
     } catch (err) {
       if (route.origin === "user") return route; // the call itself will fall back, with the notice
-      throw new ApiError(502, "tts_failed", `The voice engine (${route.label}) could not list its voices: ${failureOf(err, route.label).reason}`);
+      throw new ApiError(
+        502,
+        "tts_failed",
+        `The voice engine (${route.label}) could not list its voices: ${failureOf(err, route.label).reason}`,
+      );
     }
     if (rows.some((r) => r.id === pick.voice)) return route;
     const shown = JSON.stringify(pick.voice.slice(0, 60));
@@ -296,7 +322,11 @@ export class VoiceAccounts {
       if (other.id === route.provider || !other.boxEngine || !other.boxEngine.ready || !other.local) continue;
       const theirs = await Promise.resolve(other.boxEngine.voices()).catch(() => [] as VoiceRow[]);
       if (theirs.some((r) => r.id === pick.voice && this.mayUse(pick.subject, other.id, r.id))) {
-        throw new ApiError(400, "unknown_voice", `voice ${shown} is a ${other.label} voice; ${route.label} cannot speak it. Send voice_provider "${other.id}" with it.`);
+        throw new ApiError(
+          400,
+          "unknown_voice",
+          `voice ${shown} is a ${other.label} voice; ${route.label} cannot speak it. Send voice_provider "${other.id}" with it.`,
+        );
       }
     }
     throw new ApiError(400, "unknown_voice", `voice ${shown} is not a voice of ${route.label}.`);
@@ -373,7 +403,16 @@ export class VoiceAccounts {
     const notice = `Your ${p.label} key could not be used (${reason.replace(/[.\s]+$/, "")}); replies are spoken with the box's own voice (${box.label}) until it works again.`;
     // The picked voice belongs to the failing provider: the box's engine speaks with its default.
     const voice = box.id === p.id ? pick.voice : undefined;
-    return { engine: box.boxEngine!, provider: box.id, label: box.label, voice, origin: "box", account: "box", notice, subject: pick.subject };
+    return {
+      engine: box.boxEngine!,
+      provider: box.id,
+      label: box.label,
+      voice,
+      origin: "box",
+      account: "box",
+      notice,
+      subject: pick.subject,
+    };
   }
 
   private keyedEngine(p: ProviderEntry, key: string): VoiceEngine {

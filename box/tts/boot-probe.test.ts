@@ -59,7 +59,13 @@ describe("bootProbe", () => {
   it("a hosted engine is checked with its key check; the embedded one by saying a word", async () => {
     const said: string[] = [];
     let keyChecks = 0;
-    const hosted = { id: "hosted", ready: true, voices: () => [], synthesize: async (t: string) => (said.push(t), null as never), checkKey: async () => void keyChecks++ };
+    const hosted = {
+      id: "hosted",
+      ready: true,
+      voices: () => [],
+      synthesize: async (t: string) => (said.push(t), null as never),
+      checkKey: async () => void keyChecks++,
+    };
     await track(hosted).check();
     expect([health!.state, keyChecks, said]).toEqual(["ready", 1, []]);
     health!.close();

@@ -84,7 +84,13 @@ export class VoiceCatalogue {
   /** The rows of every group flattened: the built-in engine's first, then by name. */
   static flatten(groups: readonly CatalogueGroup[], builtIn: string): CatalogueRow[] {
     const rows = groups.flatMap((g) => g.voices);
-    return rows.sort((a, b) => Number(b.provider === builtIn) - Number(a.provider === builtIn) || a.name.localeCompare(b.name) || a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
+    return rows.sort(
+      (a, b) =>
+        Number(b.provider === builtIn) - Number(a.provider === builtIn) ||
+        a.name.localeCompare(b.name) ||
+        a.provider.localeCompare(b.provider) ||
+        a.id.localeCompare(b.id),
+    );
   }
 
   /** Drops what is cached for a provider (all callers), e.g. after a voice was cloned. */
@@ -98,15 +104,18 @@ export class VoiceCatalogue {
       const missing = slot.missing ?? { state: "refused" as const, reason: `${slot.label} is not configured on this box.` };
       return { ...base, state: missing.state, reason: missing.reason, voices: [] };
     }
-    if (!slot.engine.ready) return { ...base, state: "starting", reason: `${slot.label} is still starting; ask again in a few seconds.`, voices: [] };
+    if (!slot.engine.ready)
+      return { ...base, state: "starting", reason: `${slot.label} is still starting; ask again in a few seconds.`, voices: [] };
     const fetched = await this.fetch(slot, refresh);
     if (!("rows" in fetched)) return { ...base, state: fetched.state, reason: fetched.reason, voices: [] };
     // The cache holds the account's whole list; each caller is shown their part of it.
-    const voices = fetched.rows.filter((r) => slot.visible?.(r) ?? true).map((r) => ({
-      ...r,
-      preview: `/api/voice/preview?provider=${encodeURIComponent(slot.provider)}&voice=${encodeURIComponent(r.id)}`,
-      recommended: r.id === slot.recommended,
-    }));
+    const voices = fetched.rows
+      .filter((r) => slot.visible?.(r) ?? true)
+      .map((r) => ({
+        ...r,
+        preview: `/api/voice/preview?provider=${encodeURIComponent(slot.provider)}&voice=${encodeURIComponent(r.id)}`,
+        recommended: r.id === slot.recommended,
+      }));
     if (voices.length === 0) return { ...base, state: "empty", reason: `${slot.label} has no voices on this account.`, voices };
     return { ...base, state: "ready", reason: "", voices };
   }
@@ -128,7 +137,18 @@ export class VoiceCatalogue {
   private async load(slot: ProviderSlot): Promise<Fetched> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new VoiceProviderError(`${slot.label} did not list its voices within ${Math.round(this.o.timeoutMs / 100) / 10} s`, 0, true, "timed_out")), this.o.timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new VoiceProviderError(
+              `${slot.label} did not list its voices within ${Math.round(this.o.timeoutMs / 100) / 10} s`,
+              0,
+              true,
+              "timed_out",
+            ),
+          ),
+        this.o.timeoutMs,
+      );
     });
     try {
       const rows = await Promise.race([Promise.resolve().then(() => slot.engine!.voices()), limit]);

@@ -24,7 +24,8 @@ let box: RunningBox;
 let token: string;
 
 const clip = (name: string) => new Uint8Array(readFileSync(join(work, name)));
-const make = (name: string, ...args: string[]) => execFileSync(FFMPEG, ["-v", "error", "-y", ...args, join(work, name)], { stdio: "ignore" });
+const make = (name: string, ...args: string[]) =>
+  execFileSync(FFMPEG, ["-v", "error", "-y", ...args, join(work, name)], { stdio: "ignore" });
 const sine = (seconds: number, rate = 44_100) => ["-f", "lavfi", "-i", `sine=frequency=220:sample_rate=${rate}:duration=${seconds}`];
 
 async function upload(parts: { file?: [Uint8Array, string]; name?: string }, key = KEY): Promise<{ status: number; json: any }> {
@@ -35,8 +36,17 @@ async function upload(parts: { file?: [Uint8Array, string]; name?: string }, key
   return { status: r.status, json: await r.json() };
 }
 
-async function call(method: string, path: string, body?: unknown, key = KEY): Promise<{ status: number; json: any; type: string; bytes: Uint8Array }> {
-  const r = await fetch(box.url + path, { method, headers: { "x-api-key": key, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = KEY,
+): Promise<{ status: number; json: any; type: string; bytes: Uint8Array }> {
+  const r = await fetch(box.url + path, {
+    method,
+    headers: { "x-api-key": key, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
   const type = r.headers.get("content-type") ?? "";
   const bytes = new Uint8Array(await r.arrayBuffer());
   return { status: r.status, type, bytes, json: type.includes("json") ? JSON.parse(new TextDecoder().decode(bytes)) : null };
@@ -70,7 +80,14 @@ beforeAll(async () => {
   await migrateKeyTable(kt);
   cb = await FakeChatterbox.start();
   llm = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Hello there, this is my own voice." }] });
-  box = await spawnBox({ BOX_TTS: "chatterbox", BOX_CHATTERBOX_URL: cb.url, BOX_API_KEYS: KEY, BOX_KEY_TABLE_URL: url, BOX_OPENAI_BASE_URL: llm.url, BOX_ASR: "none" });
+  box = await spawnBox({
+    BOX_TTS: "chatterbox",
+    BOX_CHATTERBOX_URL: cb.url,
+    BOX_API_KEYS: KEY,
+    BOX_KEY_TABLE_URL: url,
+    BOX_OPENAI_BASE_URL: llm.url,
+    BOX_ASR: "none",
+  });
   const minted = await call("POST", "/v1/streaming.create_token", {});
   expect(minted.status).toBe(200);
   token = minted.json.data.token;
@@ -96,7 +113,10 @@ describe("POST /api/voice/upload on a Chatterbox box", () => {
     expect(voiceId).toMatch(/^clone:My_Own_Voice--[0-9a-f]{16}-[0-9a-f]{8}\.wav$/);
     expect(r.json.voices.some((v: any) => v.id === voiceId && v.provider === "chatterbox")).toBe(true);
     const row = r.json.voices.find((v: any) => v.id === voiceId);
-    expect(row).toMatchObject({ name: "My Own Voice", preview: `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(voiceId)}` });
+    expect(row).toMatchObject({
+      name: "My Own Voice",
+      preview: `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(voiceId)}`,
+    });
     expect(r.json.current === null || typeof r.json.current === "string").toBe(true);
     expect(uploads()).toBe(before + 1);
 
@@ -141,7 +161,11 @@ describe("POST /api/voice/upload on a Chatterbox box", () => {
     const chat = await call("POST", "/api/chat", { message: "Say hello", voice: voiceId, voice_provider: "chatterbox" });
     expect(chat.status, JSON.stringify(chat.json)).toBe(200);
     expect(chat.json.audio).toMatch(/\.wav$/);
-    expect(ttsCalls().slice(before + 1).some((r) => r.json?.reference_audio_filename === voiceId.slice("clone:".length))).toBe(true);
+    expect(
+      ttsCalls()
+        .slice(before + 1)
+        .some((r) => r.json?.reference_audio_filename === voiceId.slice("clone:".length)),
+    ).toBe(true);
   });
 
   it("refuses a clip that is too short, silent, not audio, two hours or 70 s long: 400, readable, never sent on", async () => {
@@ -149,13 +173,21 @@ describe("POST /api/voice/upload on a Chatterbox box", () => {
     const short = refusal(await upload({ file: [clip("tone-2s.wav"), "short.wav"], name: "Short" }), 400, "invalid_reference_clip");
     expect(short).toMatch(/too short/);
     expect(short).toMatch(/2(\.\d)? s/);
-    expect(refusal(await upload({ file: [clip("silence-10s.wav"), "quiet.wav"], name: "Quiet" }), 400, "invalid_reference_clip")).toMatch(/silent/);
-    expect(refusal(await upload({ file: [clip("notes.txt"), "notes.txt"], name: "Notes" }), 400, "invalid_reference_clip")).toMatch(/not audio/);
-    expect(refusal(await upload({ file: [new Uint8Array(0), "empty.wav"], name: "Empty" }), 400, "invalid_reference_clip")).toMatch(/not audio|empty/);
+    expect(refusal(await upload({ file: [clip("silence-10s.wav"), "quiet.wav"], name: "Quiet" }), 400, "invalid_reference_clip")).toMatch(
+      /silent/,
+    );
+    expect(refusal(await upload({ file: [clip("notes.txt"), "notes.txt"], name: "Notes" }), 400, "invalid_reference_clip")).toMatch(
+      /not audio/,
+    );
+    expect(refusal(await upload({ file: [new Uint8Array(0), "empty.wav"], name: "Empty" }), 400, "invalid_reference_clip")).toMatch(
+      /not audio|empty/,
+    );
     const long = refusal(await upload({ file: [clip("two-hours.ogg"), "two-hours.ogg"], name: "Long" }), 400, "invalid_reference_clip");
     expect(long).toMatch(/too long/);
     expect(long).toMatch(/120 min|7200/);
-    expect(refusal(await upload({ file: [clip("tone-70s.wav"), "seventy.wav"], name: "Seventy" }), 400, "invalid_reference_clip")).toMatch(/too long/);
+    expect(refusal(await upload({ file: [clip("tone-70s.wav"), "seventy.wav"], name: "Seventy" }), 400, "invalid_reference_clip")).toMatch(
+      /too long/,
+    );
     expect(uploads()).toBe(before);
   }, 90_000);
 
@@ -225,7 +257,11 @@ describe("the clone routes need a full key", () => {
     // The catalogue is an `any` route: the token reads it.
     expect((await call("GET", "/api/voices", undefined, token)).status).toBe(200);
     // No credential at all.
-    const none = await fetch(box.url + "/api/voice/prepare", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const none = await fetch(box.url + "/api/voice/prepare", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(none.status).toBe(401);
   });
 });

@@ -33,13 +33,18 @@ let cloneId = "";
 let kToken = "";
 
 async function call(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: any; type: string }> {
-  const r = await fetch(box.url + path, { method, headers: { "x-api-key": key, ...(body !== undefined ? { "content-type": "application/json" } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(box.url + path, {
+    method,
+    headers: { "x-api-key": key, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const type = r.headers.get("content-type") ?? "";
   return { status: r.status, type, json: type.includes("json") ? await r.json() : null };
 }
 
 const ids = (catalogue: any) => catalogue.voices.map((v: any) => v.id) as string[];
-const chatterboxIds = (catalogue: any) => catalogue.groups.find((g: any) => g.provider === "chatterbox").voices.map((v: any) => v.id) as string[];
+const chatterboxIds = (catalogue: any) =>
+  catalogue.groups.find((g: any) => g.provider === "chatterbox").voices.map((v: any) => v.id) as string[];
 const cloneFile = () => cloneId.slice("clone:".length);
 /** Requests that asked the server to speak with K's clone. */
 const spokenWithClone = () => cb.requests.filter((r) => r.path === "/tts" && r.json?.reference_audio_filename === cloneFile()).length;
@@ -51,19 +56,35 @@ function refusal(r: { status: number; json: any }, status: number, code: string)
 }
 
 beforeAll(async () => {
-  execFileSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=220:sample_rate=44100:duration=10", join(work, "tone.wav")], { stdio: "ignore" });
+  execFileSync(
+    "/usr/bin/ffmpeg",
+    ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=220:sample_rate=44100:duration=10", join(work, "tone.wav")],
+    { stdio: "ignore" },
+  );
   const url = `file:${join(work, "keys.db")}`;
   kt = createClient({ url });
   await migrateKeyTable(kt);
-  for (const [key, owner] of [[K, "karen@x.test"], [K2, "kim@x.test"]]) {
-    await kt.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)", args: [sha256Hex(key), owner] });
+  for (const [key, owner] of [
+    [K, "karen@x.test"],
+    [K2, "kim@x.test"],
+  ]) {
+    await kt.execute({
+      sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)",
+      args: [sha256Hex(key), owner],
+    });
   }
   cb = await FakeChatterbox.start({ references: [HOUSE, LEGACY] });
   llm = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Hello there." }] });
   dg = await FakeDeepgram.start({ apiKey: "dg_key", utterances: [] });
   box = await spawnBox({
-    BOX_TTS: "chatterbox", BOX_CHATTERBOX_URL: cb.url, BOX_API_KEYS: OPERATOR, BOX_KEY_TABLE_URL: url, BOX_OPENAI_BASE_URL: llm.url,
-    BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "dg_key",
+    BOX_TTS: "chatterbox",
+    BOX_CHATTERBOX_URL: cb.url,
+    BOX_API_KEYS: OPERATOR,
+    BOX_KEY_TABLE_URL: url,
+    BOX_OPENAI_BASE_URL: llm.url,
+    BOX_ASR: "deepgram",
+    BOX_DEEPGRAM_URL: dg.url,
+    BOX_DEEPGRAM_API_KEY: "dg_key",
   });
 
   const form = new FormData();
@@ -105,12 +126,20 @@ describe("a cloned voice belongs to the credential that uploaded it", () => {
     const before = spokenWithClone();
     refusal(await call("GET", path, K2), 404, "unknown_voice");
     refusal(await call("POST", "/api/voice/prepare", K2, { voice: cloneId }), 404, "unknown_voice");
-    const chat = refusal(await call("POST", "/api/chat", K2, { message: "Say hello", voice: cloneId, voice_provider: "chatterbox" }), 400, "unknown_voice");
+    const chat = refusal(
+      await call("POST", "/api/chat", K2, { message: "Say hello", voice: cloneId, voice_provider: "chatterbox" }),
+      400,
+      "unknown_voice",
+    );
     // The same answer as for an id that exists nowhere (it only echoes what was sent).
     expect(chat).toMatch(/is not a voice of Chatterbox/);
     expect(chat).not.toMatch(/belongs|owner|another/i);
     // The same id on another engine does not reveal that it exists on this one.
-    const elsewhere = refusal(await call("POST", "/api/chat", K2, { message: "Say hello", voice: cloneId, voice_provider: "espeak" }), 400, "unknown_voice");
+    const elsewhere = refusal(
+      await call("POST", "/api/chat", K2, { message: "Say hello", voice: cloneId, voice_provider: "espeak" }),
+      400,
+      "unknown_voice",
+    );
     expect(elsewhere).not.toMatch(/Chatterbox/);
     expect(spokenWithClone()).toBe(before);
 
@@ -164,8 +193,16 @@ describe("a cloned voice belongs to the credential that uploaded it", () => {
       expect(chatterboxIds(cat.json)).not.toContain(`clone:${LEGACY}`);
       expect(chatterboxIds(cat.json)).toContain(`clone:${HOUSE}`);
     }
-    refusal(await call("GET", `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(`clone:${LEGACY}`)}`, K), 404, "unknown_voice");
-    expect((await call("GET", `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(`clone:${LEGACY}`)}`, OPERATOR)).type).toBe("audio/wav");
-    expect((await call("GET", `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(`clone:${HOUSE}`)}`, K2)).type).toBe("audio/wav");
+    refusal(
+      await call("GET", `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(`clone:${LEGACY}`)}`, K),
+      404,
+      "unknown_voice",
+    );
+    expect(
+      (await call("GET", `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(`clone:${LEGACY}`)}`, OPERATOR)).type,
+    ).toBe("audio/wav");
+    expect((await call("GET", `/api/voice/preview?provider=chatterbox&voice=${encodeURIComponent(`clone:${HOUSE}`)}`, K2)).type).toBe(
+      "audio/wav",
+    );
   });
 });

@@ -62,7 +62,12 @@ describe("VoiceAccounts with clone owners", () => {
     fake = await FakeChatterbox.start({ references: [KS, LEGACY, HOUSE].map((id) => id.slice("clone:".length)) });
     const chatterbox = new ChatterboxEngine({ baseUrl: fake.url, timeoutMs: 2_000 });
     // A second local engine, to ask it for the clone's id.
-    const espeak: VoiceEngine = { id: "espeak", ready: true, synthesize: () => Promise.reject(new Error("unused")), voices: () => [{ provider: "espeak", id: "en-us", name: "English", language: "en-us", gender: "", description: "" }] };
+    const espeak: VoiceEngine = {
+      id: "espeak",
+      ready: true,
+      synthesize: () => Promise.reject(new Error("unused")),
+      voices: () => [{ provider: "espeak", id: "en-us", name: "English", language: "en-us", gender: "", description: "" }],
+    };
     accounts = new VoiceAccounts({
       providers: [
         { id: "espeak", label: "espeak-ng (embedded)", local: true, byo: false, boxEngine: espeak },
@@ -78,14 +83,19 @@ describe("VoiceAccounts with clone owners", () => {
   });
 
   const refused = async (p: Promise<unknown>) => {
-    const err = (await p.then(() => null, (e: unknown) => e)) as { status?: number; code?: string; message?: string } | null;
+    const err = (await p.then(
+      () => null,
+      (e: unknown) => e,
+    )) as { status?: number; code?: string; message?: string } | null;
     expect(err).toMatchObject({ status: 400, code: "unknown_voice" });
     return err!.message!;
   };
 
   it("speaking another credential's clone is refused like a voice that does not exist, before any request", async () => {
     const before = fake.requests.length;
-    expect(await refused(accounts.route({ subject: K2, voice: KS }))).toBe(`voice ${JSON.stringify(KS)} is not a voice of Chatterbox (self-hosted).`);
+    expect(await refused(accounts.route({ subject: K2, voice: KS }))).toBe(
+      `voice ${JSON.stringify(KS)} is not a voice of Chatterbox (self-hosted).`,
+    );
     expect(await refused(accounts.checkPick({ subject: K2, voice: KS, provider: "chatterbox" }))).toMatch(/is not a voice of Chatterbox/);
     expect(await refused(accounts.route({ subject: null, voice: KS }))).toMatch(/is not a voice of/);
     expect(fake.requests.filter((r) => r.path === "/tts")).toHaveLength(0);
@@ -96,7 +106,9 @@ describe("VoiceAccounts with clone owners", () => {
   it("asked through another engine, the answer does not say the id is a Chatterbox voice", async () => {
     const msg = await refused(accounts.checkPick({ subject: K2, voice: KS, provider: "espeak" }));
     expect(msg).not.toMatch(/Chatterbox/);
-    expect(await refused(accounts.checkPick({ subject: K, voice: KS, provider: "espeak" }))).toMatch(/is a Chatterbox \(self-hosted\) voice/);
+    expect(await refused(accounts.checkPick({ subject: K, voice: KS, provider: "espeak" }))).toMatch(
+      /is a Chatterbox \(self-hosted\) voice/,
+    );
   });
 
   it("a settings slot naming another credential's clone speaks the engine's default instead", async () => {
@@ -107,7 +119,8 @@ describe("VoiceAccounts with clone owners", () => {
   });
 
   it("each caller's rows: their own clones, the operator's old ones for the operator, the server's for all", async () => {
-    const rows = async (subject: string) => (await accounts.rowsOf(await accounts.route({ subject }))).map((r) => r.id).filter((id) => id.startsWith("clone:"));
+    const rows = async (subject: string) =>
+      (await accounts.rowsOf(await accounts.route({ subject }))).map((r) => r.id).filter((id) => id.startsWith("clone:"));
     expect(await rows(K)).toEqual(expect.arrayContaining([KS, HOUSE]));
     expect(await rows(K)).not.toContain(LEGACY);
     expect(await rows(K2)).toEqual([HOUSE]);

@@ -125,7 +125,7 @@ export class EspeakEngine implements VoiceEngine {
 
   /** "Language of a call": keep, else same gender, else lowest id; null when none speaks it. */
   voiceForLanguage(lang: string, currentVoice?: string | null): EspeakVoiceRow | null {
-    const current = currentVoice ? this.voice(currentVoice)?.id ?? null : null;
+    const current = currentVoice ? (this.voice(currentVoice)?.id ?? null) : null;
     return voiceForLanguage(this.rows, lang, current) as EspeakVoiceRow | null;
   }
 

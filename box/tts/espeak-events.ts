@@ -21,11 +21,16 @@ export interface EspeakRawEvent {
 /** The event type numbers of speak_lib.h (espeak_EVENT_TYPE). */
 export function eventKind(type: number): EspeakEventKind {
   switch (type) {
-    case 1: return "word";
-    case 2: return "sentence";
-    case 5: return "end";
-    case 7: return "phoneme";
-    default: return "other";
+    case 1:
+      return "word";
+    case 2:
+      return "sentence";
+    case 5:
+      return "end";
+    case 7:
+      return "phoneme";
+    default:
+      return "other";
   }
 }
 
@@ -89,7 +94,10 @@ export function buildUtterance(
     const nextStart = i + 1 < wordEvents.length ? clampMs(wordEvents[i + 1].audioMs) : durationMs;
     // The word ends where its last sound ends, not where the following pause ends.
     const inside = phonemes.filter((p) => p.startMs >= startMs && p.startMs < nextStart);
-    const wordText = chars.slice(e.textPosition - 1, e.textPosition - 1 + e.length).join("").trim();
+    const wordText = chars
+      .slice(e.textPosition - 1, e.textPosition - 1 + e.length)
+      .join("")
+      .trim();
     if (inside.length === 0 && !wordText) continue;
     const endMs = inside.length > 0 ? inside[inside.length - 1].endMs : nextStart;
     const firstStart = inside.length > 0 ? inside[0].startMs : startMs;

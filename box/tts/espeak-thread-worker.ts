@@ -16,7 +16,14 @@ try {
       reply({ id, utterance }, [utterance.pcm.buffer as ArrayBuffer]);
     } catch (err) {
       const e = err as Error;
-      reply({ id, error: { message: e.message, status: err instanceof UpstreamError ? err.status : 503, retryable: err instanceof UpstreamError ? err.retryable : false } });
+      reply({
+        id,
+        error: {
+          message: e.message,
+          status: err instanceof UpstreamError ? err.status : 503,
+          retryable: err instanceof UpstreamError ? err.retryable : false,
+        },
+      });
     }
   });
   reply({ ready: true, threadId });

@@ -10,7 +10,10 @@ import { EspeakEngine } from "./espeak-engine.ts";
 describe("espeak synthesis thread", () => {
   it("speaks in a worker thread, with the same audio and timings as in-thread", () => {
     const probe = (...args: string[]) => {
-      const out = execFileSync(BUN, [join(import.meta.dirname, "testing/espeak-thread-probe.ts"), ...args], { encoding: "utf8", timeout: 60_000 });
+      const out = execFileSync(BUN, [join(import.meta.dirname, "testing/espeak-thread-probe.ts"), ...args], {
+        encoding: "utf8",
+        timeout: 60_000,
+      });
       return JSON.parse(out.trim().split("\n").at(-1)!);
     };
     const threaded = probe("thread");

@@ -19,7 +19,7 @@ interface WasmWorker {
   set_rate(wpm: number): void;
   set_pitch(pitch: number): void;
   get_samplerate(): number;
-  synthesize(text: string, cb: (pcm: Int16Array, events: WasmEvent[]) => number | boolean | void): void;
+  synthesize(text: string, cb: (pcm: Int16Array, events: WasmEvent[]) => number | boolean | undefined): void;
 }
 
 const KINDS: Record<string, EspeakEventKind> = { word: "word", sentence: "sentence", phoneme: "phoneme", end: "end" };

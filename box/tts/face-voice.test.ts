@@ -8,7 +8,14 @@ import { Speaker } from "../live/speaker.ts";
 import { VoiceAccounts } from "./accounts.ts";
 import type { SynthesizeOptions, Utterance, VoiceEngine, VoiceRow } from "./engine.ts";
 
-const row = (provider: string, id: string, gender: string, language: string): VoiceRow => ({ provider, id, name: id, language, gender, description: "" });
+const row = (provider: string, id: string, gender: string, language: string): VoiceRow => ({
+  provider,
+  id,
+  name: id,
+  language,
+  gender,
+  description: "",
+});
 
 /** An engine that records the voice each call asked for. */
 function recordingEngine(id: string, rows: VoiceRow[]) {
@@ -25,7 +32,13 @@ function recordingEngine(id: string, rows: VoiceRow[]) {
   return { engine, asked };
 }
 
-const ESPEAK_ROWS = [row("espeak", "en", "male", "en-gb"), row("espeak", "en+f3", "female", "en-gb"), row("espeak", "en-us", "male", "en-us"), row("espeak", "en-us+f3", "female", "en-us"), row("espeak", "fr+f3", "female", "fr-fr")];
+const ESPEAK_ROWS = [
+  row("espeak", "en", "male", "en-gb"),
+  row("espeak", "en+f3", "female", "en-gb"),
+  row("espeak", "en-us", "male", "en-us"),
+  row("espeak", "en-us+f3", "female", "en-us"),
+  row("espeak", "fr+f3", "female", "fr-fr"),
+];
 
 function accounts(o: { slot?: string; rows?: VoiceRow[]; provider?: string } = {}) {
   const { engine, asked } = recordingEngine(o.provider ?? "espeak", o.rows ?? ESPEAK_ROWS);
@@ -59,7 +72,11 @@ describe("the voice a call speaks with", () => {
   });
 
   test("on another engine the face takes that engine's first voice of its gender and language, else the default", async () => {
-    const hosted = [row("cartesia", "v-fr-f", "female", "fr"), row("cartesia", "v-en-m", "male", "en"), row("cartesia", "v-en-f", "female", "en")];
+    const hosted = [
+      row("cartesia", "v-fr-f", "female", "fr"),
+      row("cartesia", "v-en-m", "male", "en"),
+      row("cartesia", "v-en-f", "female", "en"),
+    ];
     const { accounts: a } = accounts({ provider: "cartesia", rows: hosted });
     expect((await a.route({ subject: "s", avatar: "stock-ava" })).voice).toBe("v-en-f");
     expect((await a.route({ subject: "s", avatar: "stock-ben" })).voice).toBe("v-en-m");
@@ -82,7 +99,12 @@ describe("POST /api/talk speaks with the face's voice", () => {
     const deps = { sessions: { live: () => session }, speaker: new Speaker(a) } as unknown as LiveRouteDeps;
     const talk = liveRoutes(deps).find((r) => r.path === "/api/talk")!;
     const post = (body: Record<string, unknown>) =>
-      talk.handler({ request: new Request("http://box/api/talk", { method: "POST", body: JSON.stringify(body) }), principal, params: {}, query: new URLSearchParams() });
+      talk.handler({
+        request: new Request("http://box/api/talk", { method: "POST", body: JSON.stringify(body) }),
+        principal,
+        params: {},
+        query: new URLSearchParams(),
+      });
     return { post, asked };
   }
 

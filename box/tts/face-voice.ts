@@ -16,7 +16,16 @@ export interface FaceVoice {
 }
 
 /** Language names hosted catalogues use instead of tags. */
-const LANGUAGE_NAMES: Record<string, string> = { en: "english", es: "spanish", fr: "french", de: "german", it: "italian", pt: "portuguese", hi: "hindi", ja: "japanese" };
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: "english",
+  es: "spanish",
+  fr: "french",
+  de: "german",
+  it: "italian",
+  pt: "portuguese",
+  hi: "hindi",
+  ja: "japanese",
+};
 
 function speaks(row: VoiceRow, language: string): boolean {
   return [row.language, ...(row.languages ?? [])].some((tag) => {

@@ -20,7 +20,12 @@ let mouthBox: Box = { x: 206, y: 290, width: 100, height: 60 };
 beforeAll(async () => {
   const face = (await loadStockFaces(512)).find((f) => f.id === AVATAR)!;
   const m = face.face.anchors.mouth;
-  mouthBox = { x: Math.round(m.x - m.width / 2), y: Math.round(m.y - m.width * 0.3), width: Math.round(m.width), height: Math.round(m.width * 0.6) };
+  mouthBox = {
+    x: Math.round(m.x - m.width / 2),
+    y: Math.round(m.y - m.width * 0.3),
+    width: Math.round(m.width),
+    height: Math.round(m.width * 0.6),
+  };
 }, 60_000);
 
 /** Mean frame-to-frame change inside the mouth box over the frames received in [from, to). */
@@ -32,7 +37,11 @@ function mouthMotion(client: WrtcClient, from: number, to: number): number {
 }
 
 async function post(box: RunningBox, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(box.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(box.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -78,7 +87,10 @@ async function talkAndWatch(box: RunningBox, speechRequests: () => number): Prom
     await sleep(1200);
     const restMotion = mouthMotion(client, restFrom, performance.now());
     expect(client.audioRmsOver(1000)).toBeLessThan(100);
-    expect(restMotion, `mouth motion after ${restMotion.toFixed(2)}, speaking ${speakMotion.toFixed(2)}, idle ${idleMotion.toFixed(2)}`).toBeLessThan(speakMotion / 3);
+    expect(
+      restMotion,
+      `mouth motion after ${restMotion.toFixed(2)}, speaking ${speakMotion.toFixed(2)}, idle ${idleMotion.toFixed(2)}`,
+    ).toBeLessThan(speakMotion / 3);
   } finally {
     client.close();
     await post(box, "/disconnect");

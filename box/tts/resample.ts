@@ -90,7 +90,14 @@ export function resample(pcm: Int16Array, from: number, to: number, options: Res
  * Output samples [start, end) of `resample(pcm, from, to)`: a stream resamples what has arrived
  * span by span, with the same samples as the whole (see `inputNeeded`).
  */
-export function resampleSpan(pcm: Int16Array, from: number, to: number, start: number, end: number, options: ResampleOptions = {}): Int16Array {
+export function resampleSpan(
+  pcm: Int16Array,
+  from: number,
+  to: number,
+  start: number,
+  end: number,
+  options: ResampleOptions = {},
+): Int16Array {
   if (!(from > 0 && to > 0 && Number.isInteger(from) && Number.isInteger(to))) {
     throw new RangeError(`sample rates must be positive integers (${from} → ${to})`);
   }

@@ -9,7 +9,7 @@ import { readUploadForm } from "../http/multipart.ts";
 import type { VoiceAccounts, VoiceRoute } from "./accounts.ts";
 import { VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
 import { ownerTag } from "./clone-owners.ts";
-import { ChatterboxEngine } from "./chatterbox/chatterbox-engine.ts";
+import type { ChatterboxEngine } from "./chatterbox/chatterbox-engine.ts";
 import { prepareReferenceClip, ReferenceClipError } from "./chatterbox/reference-clip.ts";
 import { VoiceProviderError } from "./engine.ts";
 import { encodeWav } from "./wav.ts";
@@ -50,8 +50,17 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
         if (p.id === speaking.provider) return accounts.slotOf(speaking);
         const r = await accounts.route({ subject, provider: p.id }).catch(() => null);
         if (r && r.provider === p.id) return accounts.slotOf(r);
-        const how = p.withKey ? `save your ${p.label} key on the portal's Voices page${p.requiresEnv ? ` or give the box one (${p.requiresEnv})` : ""}` : `the box needs ${p.requiresEnv ?? "it configured"}`;
-        return { provider: p.id, label: p.label, local: p.local, engine: null, account: "box", missing: { state: p.withKey ? "key_problem" : "refused", reason: `${p.label} is not set up for you: ${how}.` } };
+        const how = p.withKey
+          ? `save your ${p.label} key on the portal's Voices page${p.requiresEnv ? ` or give the box one (${p.requiresEnv})` : ""}`
+          : `the box needs ${p.requiresEnv ?? "it configured"}`;
+        return {
+          provider: p.id,
+          label: p.label,
+          local: p.local,
+          engine: null,
+          account: "box",
+          missing: { state: p.withKey ? "key_problem" : "refused", reason: `${p.label} is not set up for you: ${how}.` },
+        };
       }),
     );
   }
@@ -59,7 +68,11 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
   const clonable = () => {
     const boot = accounts.boot;
     if (boot.id !== "chatterbox" || !d.chatterbox) {
-      throw new ApiError(400, "voice_cloning_unavailable", `Voice cloning and warming work only on a box booted on the self-hosted engine (BOX_TTS=chatterbox); this box runs ${boot.label}.`);
+      throw new ApiError(
+        400,
+        "voice_cloning_unavailable",
+        `Voice cloning and warming work only on a box booted on the self-hosted engine (BOX_TTS=chatterbox); this box runs ${boot.label}.`,
+      );
     }
     return d.chatterbox;
   };
@@ -78,14 +91,16 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
         const speaking = await speakingRoute(accounts, subject);
         const groups = await accounts.catalogue.groups(await slotsFor(subject, speaking), refresh);
         const entry = accounts.provider(speaking.provider)!;
-        const current = speaking.voice ?? speaking.engine.defaultVoiceId ?? groups.find((g) => g.provider === speaking.provider)?.voices[0]?.id ?? null;
+        const current =
+          speaking.voice ?? speaking.engine.defaultVoiceId ?? groups.find((g) => g.provider === speaking.provider)?.voices[0]?.id ?? null;
         for (const g of groups) if (g.provider === speaking.provider) for (const v of g.voices) v.recommended = v.id === current;
         return {
           groups,
           voices: VoiceCatalogue.flatten(groups, "espeak"),
           current,
           current_provider: speaking.provider,
-          engine_ready: speaking.engine.ready && !(speaking.engine === accounts.bootEngine && d.bootHealth && d.bootHealth.state !== "ready"),
+          engine_ready:
+            speaking.engine.ready && !(speaking.engine === accounts.bootEngine && d.bootHealth && d.bootHealth.state !== "ready"),
           provider: speaking.provider,
           provider_label: speaking.label,
           requires_env: accounts.boot.boxEngine ? null : (accounts.boot.requiresEnv ?? null),
@@ -106,17 +121,24 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
       handler: async ({ principal, query }) => {
         const voice = query.get("voice") || undefined;
         const provider = query.get("provider") || undefined;
-        if (voice && (voice.length > 200 || /[\u0000-\u001f]/.test(voice))) throw new ApiError(400, "unknown_voice", "voice is not a voice id.");
+        if (voice && (voice.length > 200 || /[\u0000-\u001f]/.test(voice)))
+          throw new ApiError(400, "unknown_voice", "voice is not a voice id.");
         let r: VoiceRoute;
         try {
           r = await accounts.route({ subject: principal.subject, voice, provider });
         } catch (err) {
           // A provider the caller cannot use, or a voice id that is a file path: nothing to preview.
-          if (err instanceof ApiError && (err.code === "voice_provider_unavailable" || err.code === "unknown_voice")) throw new ApiError(404, err.code, err.message);
+          if (err instanceof ApiError && (err.code === "voice_provider_unavailable" || err.code === "unknown_voice"))
+            throw new ApiError(404, err.code, err.message);
           throw err;
         }
         // A person's key that is failing routes to the box's engine: a preview of another voice would mislead.
-        if (provider && r.provider !== provider) throw new ApiError(404, "voice_provider_unavailable", `${accounts.provider(provider)?.label ?? provider} cannot speak for you right now: ${r.notice}`);
+        if (provider && r.provider !== provider)
+          throw new ApiError(
+            404,
+            "voice_provider_unavailable",
+            `${accounts.provider(provider)?.label ?? provider} cannot speak for you right now: ${r.notice}`,
+          );
         const key = `${r.provider}\u0000${r.account}\u0000${r.voice ?? ""}`;
         const hit = previews.get(key);
         if (hit) return wav(hit);
@@ -125,7 +147,12 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
           const u = await r.engine.synthesize(PREVIEW_SENTENCE, { voice: r.voice });
           bytes = encodeWav(u.pcm, u.sampleRate);
         } catch (err) {
-          if (err instanceof UpstreamError && err.status === 404) throw new ApiError(404, "unknown_voice", `No voice ${JSON.stringify((r.voice ?? "").slice(0, 60))} at ${r.label}: ${err.message}`);
+          if (err instanceof UpstreamError && err.status === 404)
+            throw new ApiError(
+              404,
+              "unknown_voice",
+              `No voice ${JSON.stringify((r.voice ?? "").slice(0, 60))} at ${r.label}: ${err.message}`,
+            );
           throw new ApiError(502, "tts_failed", `The voice engine (${r.label}) failed: ${(err as Error).message}`);
         }
         if (previews.size >= PREVIEW_CACHE_ENTRIES) previews.delete(previews.keys().next().value!);
@@ -144,13 +171,15 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
         const form = await readUploadForm(request, { limitBytes: REFERENCE_CLIP_MAX_BYTES, filePart: "file", textParts: ["name"] });
         const name = (form.fields.name ?? "").trim() || form.file.filename.replace(/\.[^.]*$/, "").trim();
         if (!name) throw new ApiError(400, "blank_name", "name is blank: send a display name for the voice.");
-        if (name.length > 80 || /[\u0000-\u001f]/.test(name)) throw new ApiError(400, "invalid_name", "name must be at most 80 characters, with no control characters.");
+        if (name.length > 80 || /[\u0000-\u001f]/.test(name))
+          throw new ApiError(400, "invalid_name", "name must be at most 80 characters, with no control characters.");
         let clip;
         try {
           clip = await prepareReferenceClip(form.file.bytes, { ffmpegPath: d.ffmpegPath });
         } catch (err) {
           if (err instanceof ReferenceClipError) {
-            if (err.reason === "unavailable") throw new ApiError(503, "clip_check_unavailable", `The reference clip could not be checked on this box: ${err.message}`);
+            if (err.reason === "unavailable")
+              throw new ApiError(503, "clip_check_unavailable", `The reference clip could not be checked on this box: ${err.message}`);
             throw new ApiError(400, "invalid_reference_clip", `The reference clip is ${err.message}`);
           }
           throw err;
@@ -166,7 +195,12 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
         const slot: ProviderSlot = { ...accounts.slotOf(accounts.boxRoute(voiceId, principal.subject)), engine };
         const [group] = await accounts.catalogue.groups([slot], true);
         const speaking = await speakingRoute(accounts, principal.subject);
-        return { ok: true as const, voice_id: voiceId, voices: group.voices, current: speaking.voice ?? speaking.engine.defaultVoiceId ?? null };
+        return {
+          ok: true as const,
+          voice_id: voiceId,
+          voices: group.voices,
+          current: speaking.voice ?? speaking.engine.defaultVoiceId ?? null,
+        };
       },
     }),
     route({
@@ -182,7 +216,12 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
         const voice = typeof body.voice === "string" ? body.voice.trim() : "";
         if (!voice) throw new ApiError(400, "blank_voice", "voice is blank: name the voice to warm.");
         // Another credential's clone is answered as a voice the server does not have.
-        if (!accounts.mayUse(principal.subject, engine.id, voice)) throw new ApiError(404, "unknown_voice", `Chatterbox could not warm the voice: ${JSON.stringify(voice.slice(0, 60))} is not a voice of ${accounts.boot.label}.`);
+        if (!accounts.mayUse(principal.subject, engine.id, voice))
+          throw new ApiError(
+            404,
+            "unknown_voice",
+            `Chatterbox could not warm the voice: ${JSON.stringify(voice.slice(0, 60))} is not a voice of ${accounts.boot.label}.`,
+          );
         try {
           return await engine.prepareVoice(voice);
         } catch (err) {
@@ -194,7 +233,9 @@ export function voiceRoutes(d: VoiceRouteDeps): RouteDef[] {
 }
 
 function wav(bytes: Uint8Array): Response {
-  return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "audio/wav", "cache-control": "private, max-age=3600" } });
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: { "content-type": "audio/wav", "cache-control": "private, max-age=3600" },
+  });
 }
 
 /** An engine failure as the spec's 502 (a voice it does not have: 404). */

@@ -30,7 +30,11 @@ let box: RunningBox;
 let dg: FakeDeepgram;
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; type: string }> {
-  const r = await fetch(box.url + path, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(box.url + path, {
+    method,
+    headers: { "x-api-key": KEY, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const type = r.headers.get("content-type") ?? "";
   return { status: r.status, json: type.includes("json") ? await r.json() : null, type };
 }
@@ -39,15 +43,30 @@ beforeAll(async () => {
   const url = `file:${join(work, "shared.db")}`;
   db = createClient({ url });
   await migratePortalDb(db);
-  await db.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)", args: [sha256Hex(KEY), OWNER] });
+  await db.execute({
+    sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)",
+    args: [sha256Hex(KEY), OWNER],
+  });
   const sealed = await (await VoiceKeyCipher.fromKeyMaterial(Buffer.from(MATERIAL, "hex"))).seal(OWNER, "elevenlabs", EL_KEY);
-  await db.execute({ sql: "INSERT INTO voice_keys (owner, provider, key_id, nonce, ciphertext, last4, created_at, updated_at, validated_at) VALUES (?, 'elevenlabs', ?, ?, ?, '6789', 0, 0, 0)", args: [OWNER, sealed.keyId, sealed.nonce, sealed.ciphertext] });
+  await db.execute({
+    sql: "INSERT INTO voice_keys (owner, provider, key_id, nonce, ciphertext, last4, created_at, updated_at, validated_at) VALUES (?, 'elevenlabs', ?, ?, ?, '6789', 0, 0, 0)",
+    args: [OWNER, sealed.keyId, sealed.nonce, sealed.ciphertext],
+  });
   await db.execute({ sql: "INSERT INTO voice_engine_choices (owner, engine, updated_at) VALUES (?, 'elevenlabs', 0)", args: [OWNER] });
   llm = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "Hello there, nice to meet you." }] });
   el = await FakeElevenLabs.start({ apiKey: EL_KEY });
   el.fault = "invalid_key";
   dg = await FakeDeepgram.start({ apiKey: "dg_key", utterances: [] });
-  box = await spawnBox({ BOX_KEY_TABLE_URL: url, BOX_VOICE_KEY_MATERIAL: MATERIAL, BOX_ELEVENLABS_BASE_URL: el.url, BOX_OPENAI_BASE_URL: llm.url, BOX_READINESS_RETRY_MS: "300", BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "dg_key" });
+  box = await spawnBox({
+    BOX_KEY_TABLE_URL: url,
+    BOX_VOICE_KEY_MATERIAL: MATERIAL,
+    BOX_ELEVENLABS_BASE_URL: el.url,
+    BOX_OPENAI_BASE_URL: llm.url,
+    BOX_READINESS_RETRY_MS: "300",
+    BOX_ASR: "deepgram",
+    BOX_DEEPGRAM_URL: dg.url,
+    BOX_DEEPGRAM_API_KEY: "dg_key",
+  });
 }, 60_000);
 afterAll(async () => {
   await box?.stop();
@@ -62,13 +81,22 @@ describe("a person's own ElevenLabs key, rejected and then fixed", () => {
   it("rejected: every surface carries the notice and the box's engine speaks", async () => {
     const status = await call("GET", "/api/chat/status");
     expect(status.json).toMatchObject({ voice_origin: "box", voice_provider: "espeak", tts: true });
-    expect(status.json.voice_notice).toMatch(/^Your ElevenLabs key could not be used \(.*Invalid API key.*\); replies are spoken with the box's own voice \(espeak-ng \(built in\)\) until it works again\.$/);
+    expect(status.json.voice_notice).toMatch(
+      /^Your ElevenLabs key could not be used \(.*Invalid API key.*\); replies are spoken with the box's own voice \(espeak-ng \(built in\)\) until it works again\.$/,
+    );
     // The key never appears anywhere.
     expect(JSON.stringify(status.json)).not.toContain(EL_KEY);
 
     const voices = await call("GET", "/api/voices");
     expect(voices.status).toBe(200);
-    expect(voices.json).toMatchObject({ provider: "espeak", current_provider: "espeak", byo: false, local: true, engine_ready: true, requires_env: null });
+    expect(voices.json).toMatchObject({
+      provider: "espeak",
+      current_provider: "espeak",
+      byo: false,
+      local: true,
+      engine_ready: true,
+      requires_env: null,
+    });
     expect(voices.json.voice_notice).toBe(status.json.voice_notice);
     const el11 = voices.json.groups.find((g: any) => g.provider === "elevenlabs");
     expect(el11).toMatchObject({ state: "key_problem", voices: [] });
@@ -135,7 +163,11 @@ describe("a person's own ElevenLabs key, rejected and then fixed", () => {
       el.fault = "invalid_key"; // revoked at the provider
       expect((await call("POST", "/api/talk", { text: "And this still reaches you, in the box's voice." })).status).toBe(200);
       await media.until(() => media.audioRmsOver(200) > 300, 10_000, "speech through the fallback");
-      const warning = await control.waitFor((f) => f.type === "warning" && /ElevenLabs key could not be used/.test(f.message), 10_000, "voice warning");
+      const warning = await control.waitFor(
+        (f) => f.type === "warning" && /ElevenLabs key could not be used/.test(f.message),
+        10_000,
+        "voice warning",
+      );
       expect(warning.message).toMatch(/replies are spoken with the box's own voice/);
       expect((await call("GET", "/api/chat/status")).json).toMatchObject({ voice_origin: "box", voice_provider: "espeak" });
       const notice = await mic.waitFor((f) => f.type === "voice_notice" && f.notice !== "", 10_000, "voice_notice");

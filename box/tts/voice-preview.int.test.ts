@@ -72,7 +72,13 @@ const speechCalls = () => el.of("speech").length;
 beforeAll(async () => {
   el = await FakeElevenLabs.start({ apiKey: EL_KEY });
   car = await new FakeCartesia().listen();
-  box = await spawnBox({ BOX_TTS: "espeak", BOX_ASR: "none", BOX_ELEVENLABS_API_KEY: EL_KEY, BOX_ELEVENLABS_BASE_URL: el.url, BOX_CARTESIA_BASE_URL: car.url });
+  box = await spawnBox({
+    BOX_TTS: "espeak",
+    BOX_ASR: "none",
+    BOX_ELEVENLABS_API_KEY: EL_KEY,
+    BOX_ELEVENLABS_BASE_URL: el.url,
+    BOX_CARTESIA_BASE_URL: car.url,
+  });
 }, 60_000);
 afterAll(async () => {
   await box?.stop();
@@ -90,11 +96,18 @@ describe("GET /api/voice/preview", () => {
   it("speaks a named espeak voice, different from the default", async () => {
     const cat = (await (await fetch(`${box.url}/api/voices`)).json()) as any;
     const espeak = cat.groups.find((g: any) => g.provider === "espeak").voices as any[];
-    const other = espeak.find((v) => v.id !== cat.current && v.gender === "female" && v.language.startsWith("en")) ?? espeak.find((v) => v.id !== cat.current);
+    const other =
+      espeak.find((v) => v.id !== cat.current && v.gender === "female" && v.language.startsWith("en")) ??
+      espeak.find((v) => v.id !== cat.current);
     expect(other).toBeDefined();
     // The catalogue's own preview path works as given.
     const viaRow = await fetch(box.url + other.preview);
-    const named = { status: viaRow.status, type: viaRow.headers.get("content-type") ?? "", bytes: new Uint8Array(await viaRow.arrayBuffer()), json: null };
+    const named = {
+      status: viaRow.status,
+      type: viaRow.headers.get("content-type") ?? "",
+      bytes: new Uint8Array(await viaRow.arrayBuffer()),
+      json: null,
+    };
     expectSpeech(named);
     const byDefault = await preview();
     expect(named.bytes).not.toEqual(byDefault.bytes);
@@ -153,7 +166,15 @@ describe("GET /api/voice/preview", () => {
 
   it("a voice id with path characters, control characters or 10 KB is refused without asking the provider", async () => {
     const before = el.requests.length;
-    const odd = ["../../v1/user", "..%2F..%2Fv1%2Fuser", "JBFqnCBsd6RMkjVDRZzb/../../v1/user", "a\\b", "x".repeat(10 * 1024), "bad\u0000id", "line\nbreak"];
+    const odd = [
+      "../../v1/user",
+      "..%2F..%2Fv1%2Fuser",
+      "JBFqnCBsd6RMkjVDRZzb/../../v1/user",
+      "a\\b",
+      "x".repeat(10 * 1024),
+      "bad\u0000id",
+      "line\nbreak",
+    ];
     for (const voice of odd) {
       const r = await preview({ provider: "elevenlabs", voice });
       const message = expectRefusal(r, [400, 404]);

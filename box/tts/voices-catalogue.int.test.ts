@@ -26,7 +26,10 @@ async function voices(query = ""): Promise<{ status: number; json: any }> {
 }
 
 const group = (cat: any, provider: string) => cat.groups.find((g: any) => g.provider === provider);
-const ids = (cat: any, provider: string) => group(cat, provider).voices.map((v: any) => v.id).sort();
+const ids = (cat: any, provider: string) =>
+  group(cat, provider)
+    .voices.map((v: any) => v.id)
+    .sort();
 /** Voice-list requests each fake has seen so far. */
 const listCalls = () => ({
   elevenlabs: el.of("voices").length,
@@ -60,7 +63,20 @@ describe("GET /api/voices with every provider configured", () => {
     const { status, json } = await voices();
     expect(status).toBe(200);
     expect(Object.keys(json).sort()).toEqual(
-      ["byo", "current", "current_provider", "engine_ready", "groups", "local", "provider", "provider_label", "requires_env", "voice_notice", "voices", "voices_from"].sort(),
+      [
+        "byo",
+        "current",
+        "current_provider",
+        "engine_ready",
+        "groups",
+        "local",
+        "provider",
+        "provider_label",
+        "requires_env",
+        "voice_notice",
+        "voices",
+        "voices_from",
+      ].sort(),
     );
     expect(json).toMatchObject({
       current: expect.any(String),
@@ -88,7 +104,11 @@ describe("GET /api/voices with every provider configured", () => {
     expect(group(json, "elevenlabs").local).toBe(false);
     expect(group(json, "cartesia").local).toBe(false);
     // What each fake lists, no more and no fewer.
-    expect(ids(json, "elevenlabs")).toEqual(fakeVoices().map((v) => v.voice_id).sort());
+    expect(ids(json, "elevenlabs")).toEqual(
+      fakeVoices()
+        .map((v) => v.voice_id)
+        .sort(),
+    );
     expect(ids(json, "cartesia")).toEqual(car.voices.map((v) => v.id).sort());
     expect(ids(json, "chatterbox")).toEqual(["Abigail.wav", "Emily.wav", "Thomas.wav", "clone:Gianna.wav"]);
 
@@ -99,7 +119,8 @@ describe("GET /api/voices with every provider configured", () => {
     expect(all.slice(0, nEspeak).every((v) => v.provider === "espeak")).toBe(true);
     expect(all.slice(nEspeak).some((v) => v.provider === "espeak")).toBe(false);
     for (const part of [all.slice(0, nEspeak), all.slice(nEspeak)]) {
-      for (let i = 1; i < part.length; i++) expect(part[i - 1].name.localeCompare(part[i].name), `${part[i - 1].name} before ${part[i].name}`).toBeLessThanOrEqual(0);
+      for (let i = 1; i < part.length; i++)
+        expect(part[i - 1].name.localeCompare(part[i].name), `${part[i - 1].name} before ${part[i].name}`).toBeLessThanOrEqual(0);
     }
     // The current voice is the one marked recommended, and it is an espeak row.
     const recommended = all.filter((v) => v.recommended);
@@ -129,7 +150,11 @@ describe("GET /api/voices with every provider configured", () => {
     expect(text).not.toContain(FAKE_CARTESIA_KEY);
     // Provider fields that are the provider's own are kept (e.g. Cartesia's owner flag).
     expect(json.voices.find((v: any) => v.provider === "cartesia" && v.name === "Nova")).toMatchObject({ is_owner: true, language: "fr" });
-    expect(json.voices.find((v: any) => v.id === GEORGE)).toMatchObject({ name: "George", gender: "male", language: expect.stringMatching(/^en/) });
+    expect(json.voices.find((v: any) => v.id === GEORGE)).toMatchObject({
+      name: "George",
+      gender: "male",
+      language: expect.stringMatching(/^en/),
+    });
   });
 
   it("serves a second call from the cache; refresh=true refetches and shows the providers' changes", async () => {
@@ -156,7 +181,11 @@ describe("GET /api/voices with every provider configured", () => {
     expect(ids(fresh.json, "cartesia")).toContain(ZED);
     expect(ids(fresh.json, "elevenlabs")).not.toContain(ADAM);
     expect(ids(fresh.json, "chatterbox")).not.toContain("Thomas.wav");
-    expect(fresh.json.voices.find((v: any) => v.id === ZED)).toMatchObject({ provider: "cartesia", name: "Zed", preview: `/api/voice/preview?provider=cartesia&voice=${ZED}` });
+    expect(fresh.json.voices.find((v: any) => v.id === ZED)).toMatchObject({
+      provider: "cartesia",
+      name: "Zed",
+      preview: `/api/voice/preview?provider=cartesia&voice=${ZED}`,
+    });
 
     // And the refreshed answer is what is cached now.
     const again = await voices();

@@ -33,9 +33,15 @@ export function decodeWav(bytes: Uint8Array): { pcm: Int16Array; sampleRate: num
     const id = tag(off);
     const size = v.getUint32(off + 4, true);
     const body = off + 8;
-    if (id === "fmt ") fmt = { format: v.getUint16(body, true), channels: v.getUint16(body + 2, true), rate: v.getUint32(body + 4, true), bits: v.getUint16(body + 14, true) };
+    if (id === "fmt ")
+      fmt = {
+        format: v.getUint16(body, true),
+        channels: v.getUint16(body + 2, true),
+        rate: v.getUint32(body + 4, true),
+        bits: v.getUint16(body + 14, true),
+      };
     if (id === "data") {
-      if (!fmt || fmt.format !== 1 || fmt.bits !== 16) throw new Error("only 16-bit PCM WAVE is supported");
+      if (fmt?.format !== 1 || fmt.bits !== 16) throw new Error("only 16-bit PCM WAVE is supported");
       const n = Math.floor(Math.min(size, bytes.length - body) / 2);
       const all = new Int16Array(n);
       for (let i = 0; i < n; i++) all[i] = v.getInt16(body + i * 2, true);

@@ -97,6 +97,8 @@ export async function wireVoices(o: {
     log: o.log,
     owners: CloneOwners.forBox(o.boxKeys ?? []),
   });
-  const ttsProviders = providers.filter((p) => p.boxEngine || p.withKey).map((p) => ({ id: p.id, label: p.label, local: p.local, byo: p.byo, clone: p.clone ?? false, prepare: p.prepare ?? false }));
+  const ttsProviders = providers
+    .filter((p) => p.boxEngine || p.withKey)
+    .map((p) => ({ id: p.id, label: p.label, local: p.local, byo: p.byo, clone: p.clone ?? false, prepare: p.prepare ?? false }));
   return { accounts, ttsProviders };
 }

@@ -14,7 +14,7 @@ function gathered(peer, ms) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     peer.addEventListener("icegatheringstatechange", () => {
-      if (peer.iceGatheringState === "complete") (clearTimeout(timer), resolve());
+      if (peer.iceGatheringState === "complete") clearTimeout(timer), resolve();
     });
   });
 }
@@ -71,7 +71,12 @@ async function stats() {
   report.forEach((s) => {
     if (s.type !== "inbound-rtp") return;
     if (s.kind === "video") {
-      out.video = { framesDecoded: s.framesDecoded ?? 0, frameWidth: s.frameWidth ?? 0, frameHeight: s.frameHeight ?? 0, packetsReceived: s.packetsReceived ?? 0 };
+      out.video = {
+        framesDecoded: s.framesDecoded ?? 0,
+        frameWidth: s.frameWidth ?? 0,
+        frameHeight: s.frameHeight ?? 0,
+        packetsReceived: s.packetsReceived ?? 0,
+      };
     } else if (s.kind === "audio") {
       out.audio = {
         totalAudioEnergy: s.totalAudioEnergy ?? 0,

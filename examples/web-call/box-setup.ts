@@ -8,7 +8,11 @@ import { AvatarApiError, type BoxClient, type CustomToolInput } from "avatar-ser
 export const PAGE_TOOL: CustomToolInput = {
   name: "lookup_order",
   description: "Looks up one of the person's orders by its number and says where it is.",
-  parameters: { type: "object", properties: { order_id: { type: "string", description: "The order number, e.g. A17" } }, required: ["order_id"] },
+  parameters: {
+    type: "object",
+    properties: { order_id: { type: "string", description: "The order number, e.g. A17" } },
+    required: ["order_id"],
+  },
   mode: "await_result",
   timeout_seconds: 8,
 };
@@ -53,6 +57,7 @@ export async function boxAllowsOrigin(baseUrl: string, origin: string): Promise<
 
 /** One sentence for a refusal at start (a wrong key is the usual one). */
 export function describeFailure(err: unknown): string {
-  if (err instanceof AvatarApiError && err.status === 401) return `the box refused AVATAR_API_KEY (${err.code}): make a key at /studio/keys and pass its secret.`;
+  if (err instanceof AvatarApiError && err.status === 401)
+    return `the box refused AVATAR_API_KEY (${err.code}): make a key at /studio/keys and pass its secret.`;
   return err instanceof Error ? err.message : String(err);
 }

@@ -22,7 +22,11 @@ if (!apiKey) {
 
 /** The client library as one ES module for the browser, built from the package's own entry. */
 async function bundleClient(): Promise<string> {
-  const built = await Bun.build({ entrypoints: [Bun.resolveSync("avatar-service/client", import.meta.dir)], target: "browser", format: "esm" });
+  const built = await Bun.build({
+    entrypoints: [Bun.resolveSync("avatar-service/client", import.meta.dir)],
+    target: "browser",
+    format: "esm",
+  });
   if (!built.success) throw new Error(`bundling the client library failed: ${built.logs.join("\n")}`);
   return built.outputs[0].text();
 }
@@ -46,7 +50,10 @@ Bun.serve({
   hostname: host,
   port,
   routes: {
-    "/": () => new Response(Bun.file(join(PUBLIC, "index.html")), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } }),
+    "/": () =>
+      new Response(Bun.file(join(PUBLIC, "index.html")), {
+        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      }),
     "/app.js": () => new Response(Bun.file(join(PUBLIC, "app.js")), { headers: js }),
     "/avatar-client.js": () => new Response(clientJs, { headers: js }),
     // Where the page finds the box, and whether the box lets this origin in (asked afresh).

@@ -24,7 +24,8 @@ async function observe(subject: string, avatarId: string, owner: string | null) 
   });
 }
 
-const assets = (cookie: string | null, id: string) => portal.app.request(`/auth/avatars/${id}/assets`, { headers: cookie ? { cookie } : {} });
+const assets = (cookie: string | null, id: string) =>
+  portal.app.request(`/auth/avatars/${id}/assets`, { headers: cookie ? { cookie } : {} });
 
 beforeAll(async () => {
   portal = await createTestPortal({ now: () => clock });
@@ -59,7 +60,13 @@ describe("GET /auth/avatars/{id}/assets", () => {
       avatar_id: "ada-face",
       expires_in: 900,
       assets: [
-        { kind: "image", filename: "portrait.png", size_bytes: PNG.length, updated_at: T0 / 1000, url: expect.stringMatching(/^http:\/\/localhost\/auth\/assets\/avatars\/[0-9a-f]{64}\/ada-face\/portrait\.png\?exp=\d+&sig=/) },
+        {
+          kind: "image",
+          filename: "portrait.png",
+          size_bytes: PNG.length,
+          updated_at: T0 / 1000,
+          url: expect.stringMatching(/^http:\/\/localhost\/auth\/assets\/avatars\/[0-9a-f]{64}\/ada-face\/portrait\.png\?exp=\d+&sig=/),
+        },
         { kind: "video", filename: "clip-neutral.mp4", size_bytes: 200, updated_at: T0 / 1000, url: expect.any(String) },
         { kind: "video", filename: "clip-happy.mp4", size_bytes: 300, updated_at: T0 / 1000, url: expect.any(String) },
       ],

@@ -21,7 +21,11 @@ export class AvatarOwnership {
   async owns(owner: string, avatarId: string): Promise<boolean> {
     if (this.fast) return this.fast.owns(owner, avatarId);
     const t = avatarObservations;
-    const rows = await this.db.select({ id: t.avatarId }).from(t).where(and(eq(t.owner, owner), eq(t.avatarId, avatarId))).limit(1);
+    const rows = await this.db
+      .select({ id: t.avatarId })
+      .from(t)
+      .where(and(eq(t.owner, owner), eq(t.avatarId, avatarId)))
+      .limit(1);
     return rows.length > 0;
   }
 }

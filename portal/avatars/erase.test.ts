@@ -29,9 +29,15 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 const erase = (cookie: string, id: string) => f.call(cookie, "DELETE", `/auth/avatars/${id}`);
-const ids = async (cookie: string, path = "/auth/avatars") => ((await json(await f.call(cookie, "GET", path))).avatars as { avatar_id: string }[]).map((a) => a.avatar_id);
+const ids = async (cookie: string, path = "/auth/avatars") =>
+  ((await json(await f.call(cookie, "GET", path))).avatars as { avatar_id: string }[]).map((a) => a.avatar_id);
 const orders = async (owner: string, id: string) =>
-  (await f.client.execute({ sql: "SELECT subject, done_at FROM avatar_erase_orders WHERE owner = ? AND avatar_id = ? ORDER BY id", args: [owner, id] })).rows;
+  (
+    await f.client.execute({
+      sql: "SELECT subject, done_at FROM avatar_erase_orders WHERE owner = ? AND avatar_id = ? ORDER BY id",
+      args: [owner, id],
+    })
+  ).rows;
 
 async function publish(cookie: string, id: string) {
   expect((await f.call(cookie, "POST", `/auth/avatars/${id}/publication-consent`)).status).toBe(201);
@@ -62,13 +68,18 @@ describe("DELETE /auth/avatars/{id}", () => {
       ["owner:ada@example.com", null],
     ]);
     // The agreement to publish is withdrawn with the avatar.
-    const agreements = await f.client.execute({ sql: "SELECT withdrawn_at FROM publication_consents WHERE owner = ? AND avatar_id = ?", args: ["ada@example.com", "gone"] });
+    const agreements = await f.client.execute({
+      sql: "SELECT withdrawn_at FROM publication_consents WHERE owner = ? AND avatar_id = ?",
+      args: ["ada@example.com", "gone"],
+    });
     expect(agreements.rows.map((r) => r.withdrawn_at)).toEqual([expect.any(Number)]);
   });
 
   it("a running box cannot bring the row back while the order is pending", async () => {
     const box = f.box();
-    expect(await box.observe({ subject: "owner:ada@example.com", avatarId: "gone", name: "gone", sourceKind: "photo", state: "ready" })).toBe("erase_pending");
+    expect(
+      await box.observe({ subject: "owner:ada@example.com", avatarId: "gone", name: "gone", sourceKind: "photo", state: "ready" }),
+    ).toBe("erase_pending");
     expect(await ids(ada)).not.toContain("gone");
   });
 
@@ -131,7 +142,22 @@ describe("DELETE /auth/avatars/{id}", () => {
     for (const id of ["%2E%2E", "..", "%2e"]) expect((await erase(ada, id)).status, id).toBe(404);
   });
 
-  const odd = ["a%2Fb", "..%2F..%2Fx", "a.b", "..a", "a..", "caf%C3%A9", "%F0%9F%98%80", "%E0%A4%A", "%00", "%", "x".repeat(300), "a/b", "a/b/c", "gone/visibility/x"];
+  const odd = [
+    "a%2Fb",
+    "..%2F..%2Fx",
+    "a.b",
+    "..a",
+    "a..",
+    "caf%C3%A9",
+    "%F0%9F%98%80",
+    "%E0%A4%A",
+    "%00",
+    "%",
+    "x".repeat(300),
+    "a/b",
+    "a/b/c",
+    "gone/visibility/x",
+  ];
   for (const id of odd) {
     it(`answers DELETE of ${id.length > 40 ? id.slice(0, 12) + "…" : id} with 404 avatar_not_found (never 500)`, async () => {
       const res = await erase(ada, id);
@@ -144,7 +170,12 @@ describe("DELETE /auth/avatars/{id}", () => {
     await f.observe({ subject: "owner:ada@example.com", avatarId: "media-late" });
     mediaFails = true;
     const first = await json(await erase(ada, "media-late"));
-    expect(first).toEqual({ avatar_id: "media-late", status: "pending", erased: ["registry_record", "public_listing"], pending: ["archived_media", "prepared_avatar"] });
+    expect(first).toEqual({
+      avatar_id: "media-late",
+      status: "pending",
+      erased: ["registry_record", "public_listing"],
+      pending: ["archived_media", "prepared_avatar"],
+    });
     mediaFails = false;
     expect(await json(await erase(ada, "media-late"))).toEqual({ avatar_id: "media-late", ...PENDING });
     expect(mediaCalls.at(-1)).toEqual(["ada@example.com", "media-late", ["owner:ada@example.com"]]);
@@ -211,7 +242,10 @@ describe("races", () => {
       expect(await ids(bob, "/auth/avatars/public")).not.toContain(id);
       const rows = await f.client.execute({ sql: "SELECT count(*) AS n FROM avatar_observations WHERE avatar_id = ?", args: [id] });
       expect(Number(rows.rows[0].n)).toBe(0);
-      const standing = await f.client.execute({ sql: "SELECT count(*) AS n FROM publication_consents WHERE avatar_id = ? AND withdrawn_at IS NULL", args: [id] });
+      const standing = await f.client.execute({
+        sql: "SELECT count(*) AS n FROM publication_consents WHERE avatar_id = ? AND withdrawn_at IS NULL",
+        args: [id],
+      });
       expect(Number(standing.rows[0].n), `round ${round}`).toBe(0);
     }
   });

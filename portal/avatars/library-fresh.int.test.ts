@@ -22,7 +22,11 @@ const ADA = "ada@example.com";
 
 async function signIn(email: string): Promise<string> {
   const before = new Set(existsSync(outbox) ? readdirSync(outbox) : []);
-  await fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  await fetch(`${portal.url}/auth/request-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
   const file = readdirSync(outbox).find((f) => !before.has(f))!;
   const link = /(http:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(readFileSync(join(outbox, file), "utf8"))![1];
   return (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0];
@@ -42,7 +46,11 @@ afterAll(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown) =>
-  fetch(portal.url + path, { method, headers: { cookie, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  fetch(portal.url + path, {
+    method,
+    headers: { cookie, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 const library = async () => {
   const res = await call("GET", "/auth/avatars");
   expect(res.status).toBe(200);
@@ -58,13 +66,19 @@ describe("bun portal/main.ts: library reads are fresh on the very next request",
     expect(await library()).toEqual([]);
     expect(await library()).toEqual([]); // kept now
     await observe("face-1", { state: "preparing" });
-    expect(await one("face-1")).toMatchObject({ state: "preparing", prepared_in_region: "eu-west-1", weights_volume: "vol-box", visibility: "private" });
+    expect(await one("face-1")).toMatchObject({
+      state: "preparing",
+      prepared_in_region: "eu-west-1",
+      weights_volume: "vol-box",
+      visibility: "private",
+    });
     await observe("face-1", { detail: "ready now" });
     expect(await one("face-1")).toMatchObject({ state: "ready", detail: "ready now" });
   });
 
   it("shows visibility flips in the library and the public partition", async () => {
-    const listedPublic = async () => ((await (await call("GET", "/auth/avatars/public")).json()).avatars as { avatar_id: string }[]).some((a) => a.avatar_id === "face-1");
+    const listedPublic = async () =>
+      ((await (await call("GET", "/auth/avatars/public")).json()).avatars as { avatar_id: string }[]).some((a) => a.avatar_id === "face-1");
     expect((await call("POST", "/auth/avatars/face-1/publication-consent")).status).toBe(201);
     expect((await call("PUT", "/auth/avatars/face-1/visibility", { visibility: "public" })).status).toBe(200);
     expect((await one("face-1"))!.visibility).toBe("public");

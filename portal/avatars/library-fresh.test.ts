@@ -64,7 +64,8 @@ const body = async (fx: LibraryFixture, cookie: string, path = "/auth/avatars") 
   return json(res);
 };
 const mine = async (cookie: string) => (await body(f, cookie)).avatars as Record<string, any>[];
-const ids = async (cookie: string, path = "/auth/avatars") => ((await body(f, cookie, path)).avatars as { avatar_id: string }[]).map((a) => a.avatar_id);
+const ids = async (cookie: string, path = "/auth/avatars") =>
+  ((await body(f, cookie, path)).avatars as { avatar_id: string }[]).map((a) => a.avatar_id);
 
 describe("GET /auth/avatars with the faster reads", () => {
   it("keeps each person's body while nothing is written, and reads again after any commit", async () => {
@@ -76,17 +77,32 @@ describe("GET /auth/avatars with the faster reads", () => {
     expect(reads.lists).toBe(before); // from memory: the freshness tests below are about the cache
     await body(f, bob);
     expect(reads.lists).toBe(before + 1); // another person's body is their own
-    await plain.client.execute("INSERT INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) VALUES ('open', 'unrelated', NULL, 0)");
+    await plain.client.execute(
+      "INSERT INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) VALUES ('open', 'unrelated', NULL, 0)",
+    );
     await body(f, ada);
     expect(reads.lists).toBe(before + 2); // a commit anywhere in the file drops every body
   });
 
   it("shows an observation a box writes on its own connection on the very next request", async () => {
     expect(await ids(ada)).not.toContain("from-box");
-    await box.observe({ subject: "owner:ada@example.com", avatarId: "from-box", name: "from-box.jpg", sourceKind: "photo", state: "preparing" });
+    await box.observe({
+      subject: "owner:ada@example.com",
+      avatarId: "from-box",
+      name: "from-box.jpg",
+      sourceKind: "photo",
+      state: "preparing",
+    });
     const [row] = (await mine(ada)).filter((a) => a.avatar_id === "from-box");
     expect(row).toMatchObject({ state: "preparing", prepared_in_region: "eu-west-1", weights_volume: "vol-box", visibility: "private" });
-    await box.observe({ subject: "owner:ada@example.com", avatarId: "from-box", name: "from-box.jpg", sourceKind: "photo", state: "ready", detail: "done" });
+    await box.observe({
+      subject: "owner:ada@example.com",
+      avatarId: "from-box",
+      name: "from-box.jpg",
+      sourceKind: "photo",
+      state: "ready",
+      detail: "done",
+    });
     expect((await mine(ada)).find((a) => a.avatar_id === "from-box")).toMatchObject({ state: "ready", detail: "done" });
   });
 
@@ -105,7 +121,14 @@ describe("GET /auth/avatars with the faster reads", () => {
     expect((await f.call(ada, "POST", "/auth/avatars/flip/publication-consent")).status).toBe(201); // the withdrawal ended the first
     expect((await f.call(ada, "PUT", "/auth/avatars/flip/visibility", { visibility: "public" })).status).toBe(200);
     expect((await mine(ada)).find((a) => a.avatar_id === "flip")!.visibility).toBe("public");
-    await box.observe({ subject: "owner:ada@example.com", avatarId: "flip", name: "flip.jpg", sourceKind: "photo", state: "preparing", upload: true });
+    await box.observe({
+      subject: "owner:ada@example.com",
+      avatarId: "flip",
+      name: "flip.jpg",
+      sourceKind: "photo",
+      state: "preparing",
+      upload: true,
+    });
     expect((await mine(ada)).find((a) => a.avatar_id === "flip")).toMatchObject({ visibility: "private", state: "preparing" });
     expect(await ids(bob, "/auth/avatars/public")).not.toContain("flip");
   });
@@ -119,7 +142,10 @@ describe("GET /auth/avatars with the faster reads", () => {
 
   it("shows a write of the portal's own libSQL client (not through a route) on the very next request", async () => {
     await mine(ada);
-    await plain.client.execute({ sql: "UPDATE avatar_observations SET detail = 'edited in place' WHERE owner = ? AND avatar_id = 'kept'", args: ["ada@example.com"] });
+    await plain.client.execute({
+      sql: "UPDATE avatar_observations SET detail = 'edited in place' WHERE owner = ? AND avatar_id = 'kept'",
+      args: ["ada@example.com"],
+    });
     expect((await mine(ada)).find((a) => a.avatar_id === "kept")!.detail).toBe("edited in place");
   });
 
@@ -131,7 +157,9 @@ describe("GET /auth/avatars with the faster reads", () => {
       expect(await body(f, cookie)).toEqual(await body(plain, cookie));
       expect(await body(f, cookie, "/auth/avatars/public")).toEqual(await body(plain, cookie, "/auth/avatars/public"));
     }
-    expect((await mine(bob)).filter((a) => a.avatar_id === "twice")).toEqual([expect.objectContaining({ name: "second.png", state: "preparing" })]);
+    expect((await mine(bob)).filter((a) => a.avatar_id === "twice")).toEqual([
+      expect.objectContaining({ name: "second.png", state: "preparing" }),
+    ]);
   });
 });
 

@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 const list = async (cookie: string) => (await json(await f.call(cookie, "GET", "/auth/avatars"))).avatars as Record<string, any>[];
-const listPublic = async (cookie: string) => (await json(await f.call(cookie, "GET", "/auth/avatars/public"))).avatars as Record<string, any>[];
+const listPublic = async (cookie: string) =>
+  (await json(await f.call(cookie, "GET", "/auth/avatars/public"))).avatars as Record<string, any>[];
 
 describe("GET /auth/avatars", () => {
   it("answers an empty list for a person with nothing observed", async () => {
@@ -67,13 +68,32 @@ describe("GET /auth/avatars", () => {
     const newer = f.box("ap-southeast-2", "vol-new");
     await older.observe({ subject: "owner:ada@example.com", avatarId: "twice", name: "twice.png", sourceKind: "image", state: "ready" });
     f.tick();
-    await newer.observe({ subject: "key:feedbeef", owner: "ada@example.com", avatarId: "twice", name: "twice-again.png", sourceKind: "photo", state: "preparing" });
+    await newer.observe({
+      subject: "key:feedbeef",
+      owner: "ada@example.com",
+      avatarId: "twice",
+      name: "twice-again.png",
+      sourceKind: "photo",
+      state: "preparing",
+    });
     const rows = (await list(ada)).filter((a) => a.avatar_id === "twice");
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: "twice-again.png", state: "preparing", prepared_in_region: "ap-southeast-2", weights_volume: "vol-new" });
+    expect(rows[0]).toMatchObject({
+      name: "twice-again.png",
+      state: "preparing",
+      prepared_in_region: "ap-southeast-2",
+      weights_volume: "vol-new",
+    });
     // The older row observed again becomes the newest and is shown.
     f.tick();
-    await older.observe({ subject: "owner:ada@example.com", avatarId: "twice", name: "ignored", sourceKind: "image", state: "failed", detail: "gone" });
+    await older.observe({
+      subject: "owner:ada@example.com",
+      avatarId: "twice",
+      name: "ignored",
+      sourceKind: "image",
+      state: "failed",
+      detail: "gone",
+    });
     const [again] = (await list(ada)).filter((a) => a.avatar_id === "twice");
     expect(again).toMatchObject({ name: "twice.png", state: "failed", prepared_in_region: "us-east-1", detail: "gone" });
   });
@@ -106,11 +126,19 @@ describe("GET /auth/avatars", () => {
 
 describe("GET /auth/avatars/public", () => {
   it("is the shared partition: every published row, `mine` on the caller's own, no e-mail anywhere", async () => {
-    await f.observe({ subject: "owner:ada@example.com", avatarId: "pub-ada", name: "ada@example.com.jpg", detail: "uploaded by ada@example.com" });
+    await f.observe({
+      subject: "owner:ada@example.com",
+      avatarId: "pub-ada",
+      name: "ada@example.com.jpg",
+      detail: "uploaded by ada@example.com",
+    });
     await f.observe({ subject: "owner:bob@example.com", avatarId: "pub-bob" });
     await f.observe({ subject: "owner:bob@example.com", avatarId: "bob-private" });
     // Published through the real route (agreement first).
-    for (const [cookie, id] of [[ada, "pub-ada"], [bob, "pub-bob"]] as const) {
+    for (const [cookie, id] of [
+      [ada, "pub-ada"],
+      [bob, "pub-bob"],
+    ] as const) {
       expect((await f.call(cookie, "POST", `/auth/avatars/${id}/publication-consent`)).status).toBe(201);
       expect((await f.call(cookie, "PUT", `/auth/avatars/${id}/visibility`, { visibility: "public" })).status).toBe(200);
     }
@@ -145,7 +173,14 @@ describe("GET /auth/avatars/public", () => {
     expect(rows[0].name).toBe("newest");
     // A new upload under one credential makes the shown row private again (the box's rule): gone from the partition.
     f.tick();
-    await f.observe({ subject: "key:b0b", owner: "bob@example.com", avatarId: "bob-two", name: "newest", upload: true, state: "preparing" });
+    await f.observe({
+      subject: "key:b0b",
+      owner: "bob@example.com",
+      avatarId: "bob-two",
+      name: "newest",
+      upload: true,
+      state: "preparing",
+    });
     expect((await listPublic(ada)).some((a) => a.avatar_id === "bob-two")).toBe(false);
     expect((await list(bob)).find((a) => a.avatar_id === "bob-two")!.visibility).toBe("private");
   });

@@ -12,7 +12,9 @@ import type { AvatarLibraryService } from "./service.ts";
 export function avatarRoutes(library: AvatarLibraryService): Hono<PortalHonoEnv> {
   const app = new Hono<PortalHonoEnv>();
 
-  app.get("/auth/avatars", async (c) => c.body(await library.listBody(c.get("identity").email), 200, { "content-type": "application/json" }));
+  app.get("/auth/avatars", async (c) =>
+    c.body(await library.listBody(c.get("identity").email), 200, { "content-type": "application/json" }),
+  );
   app.get("/auth/avatars/public", async (c) => c.json({ avatars: await library.listPublic(c.get("identity").email) }, 200));
 
   app.put("/auth/avatars/:id/visibility", async (c) => {

@@ -21,14 +21,24 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-const put = (fx: LibraryFixture, cookie: string, id: string, body: unknown) => fx.call(cookie, "PUT", `/auth/avatars/${id}/visibility`, body);
+const put = (fx: LibraryFixture, cookie: string, id: string, body: unknown) =>
+  fx.call(cookie, "PUT", `/auth/avatars/${id}/visibility`, body);
 const agree = (fx: LibraryFixture, cookie: string, id: string) => fx.call(cookie, "POST", `/auth/avatars/${id}/publication-consent`);
 const mine = async (fx: LibraryFixture, cookie: string, id: string) =>
   ((await json(await fx.call(cookie, "GET", "/auth/avatars"))).avatars as Record<string, any>[]).find((a) => a.avatar_id === id)!;
 const isListedPublic = async (fx: LibraryFixture, cookie: string, id: string) =>
   ((await json(await fx.call(cookie, "GET", "/auth/avatars/public"))).avatars as Record<string, any>[]).some((a) => a.avatar_id === id);
-const agreements = async (client: { execute: (s: { sql: string; args: string[] }) => Promise<{ rows: any[] }> }, owner: string, id: string) =>
-  (await client.execute({ sql: "SELECT * FROM publication_consents WHERE owner = ? AND avatar_id = ? ORDER BY attested_at, rowid", args: [owner, id] })).rows;
+const agreements = async (
+  client: { execute: (s: { sql: string; args: string[] }) => Promise<{ rows: any[] }> },
+  owner: string,
+  id: string,
+) =>
+  (
+    await client.execute({
+      sql: "SELECT * FROM publication_consents WHERE owner = ? AND avatar_id = ? ORDER BY attested_at, rowid",
+      args: [owner, id],
+    })
+  ).rows;
 
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -50,7 +60,18 @@ describe("transitions", () => {
     const { avatar } = await json(res);
     expect(avatar).toEqual({ ...(await mine(f, ada, "v-first")), visibility: "public" });
     expect(Object.keys(avatar).sort()).toEqual(
-      ["avatar_id", "name", "source_kind", "state", "created_at", "updated_at", "prepared_in_region", "weights_volume", "detail", "visibility"].sort(),
+      [
+        "avatar_id",
+        "name",
+        "source_kind",
+        "state",
+        "created_at",
+        "updated_at",
+        "prepared_in_region",
+        "weights_volume",
+        "detail",
+        "visibility",
+      ].sort(),
     );
     expect(await isListedPublic(f, bob, "v-first")).toBe(true);
   });
@@ -95,7 +116,10 @@ describe("transitions", () => {
     await f.observe({ subject: "key:ada-key", owner: "ada@example.com", avatarId: "v-multi" });
     expect((await agree(f, ada, "v-multi")).status).toBe(201);
     expect((await put(f, ada, "v-multi", { visibility: "public" })).status).toBe(200);
-    const rows = await f.client.execute({ sql: "SELECT visibility FROM avatar_observations WHERE owner = ? AND avatar_id = ?", args: ["ada@example.com", "v-multi"] });
+    const rows = await f.client.execute({
+      sql: "SELECT visibility FROM avatar_observations WHERE owner = ? AND avatar_id = ?",
+      args: ["ada@example.com", "v-multi"],
+    });
     expect(rows.rows.map((r) => r.visibility)).toEqual(["public", "public"]);
   });
 });
@@ -135,11 +159,27 @@ describe("partitions and odd ids", () => {
     expect(await isListedPublic(f, bob, "v-bobs")).toBe(true);
     expect(await agreements(f.client, "ada@example.com", "v-bobs")).toHaveLength(0);
     // No withdrawal was logged for a person who does not hold the avatar.
-    const log = await f.client.execute({ sql: "SELECT count(*) AS n FROM publication_withdrawals WHERE owner = ? AND avatar_id = ?", args: ["ada@example.com", "v-bobs"] });
+    const log = await f.client.execute({
+      sql: "SELECT count(*) AS n FROM publication_withdrawals WHERE owner = ? AND avatar_id = ?",
+      args: ["ada@example.com", "v-bobs"],
+    });
     expect(Number(log.rows[0].n)).toBe(0);
   });
 
-  const odd = ["a%2Fb", "..%2F..%2Fetc", "%2E%2E", "a.b", "caf%C3%A9", "%F0%9F%98%80", "%E0%A4%A", "%00", "a%20b", "x".repeat(300), "a/b", "a/b/c"];
+  const odd = [
+    "a%2Fb",
+    "..%2F..%2Fetc",
+    "%2E%2E",
+    "a.b",
+    "caf%C3%A9",
+    "%F0%9F%98%80",
+    "%E0%A4%A",
+    "%00",
+    "a%20b",
+    "x".repeat(300),
+    "a/b",
+    "a/b/c",
+  ];
   for (const id of odd) {
     it(`answers the id ${id.length > 40 ? id.slice(0, 12) + "…" : id} with 404 (never 500), on both id routes`, async () => {
       const v = await put(f, ada, id, { visibility: "private" });
@@ -295,8 +335,9 @@ describe("races", () => {
       f.tick();
       await f.observe({ subject: "key:race", owner: "ada@example.com", avatarId: "race-v" });
       let seed = 7;
-      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-      const later = <T>(op: () => Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => op().then(resolve, reject), Math.floor(random() * 4)));
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const later = <T>(op: () => Promise<T>) =>
+        new Promise<T>((resolve, reject) => setTimeout(() => op().then(resolve, reject), Math.floor(random() * 4)));
       const outcomes = new Set<string>();
       for (let round = 0; round < 12; round++) {
         const ops: Promise<Response>[] = [];
@@ -309,7 +350,10 @@ describe("races", () => {
         const results = await Promise.all(ops);
         for (const r of results) expect([200, 201, 409]).toContain(r.status);
 
-        const rows = await f.client.execute({ sql: "SELECT visibility FROM avatar_observations WHERE owner = ? AND avatar_id = ?", args: ["ada@example.com", "race-v"] });
+        const rows = await f.client.execute({
+          sql: "SELECT visibility FROM avatar_observations WHERE owner = ? AND avatar_id = ?",
+          args: ["ada@example.com", "race-v"],
+        });
         const states = new Set(rows.rows.map((r) => r.visibility));
         expect(states.size, "every row of the avatar has one visibility").toBe(1);
         const shown = (await mine(f, ada, "race-v")).visibility;
@@ -342,7 +386,7 @@ describe("races", () => {
         return async (stmt: unknown) => {
           const text = JSON.stringify(stmt);
           const result = await value.call(target, stmt);
-          if (during && text.includes("publication_consents") && text.toLowerCase().includes("withdrawn_at\\\" is null")) {
+          if (during && text.includes("publication_consents") && text.toLowerCase().includes('withdrawn_at\\" is null')) {
             const run = during;
             during = null;
             await run();

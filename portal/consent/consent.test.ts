@@ -38,10 +38,16 @@ describe("POST /auth/consent", () => {
     const res = await attest(ada, { sha256: digest, source_kind: "photo" });
     expect(res.status).toBe(201);
     const { consent } = await json(res);
-    expect(consent).toEqual({ consent_id: expect.stringMatching(/^uc_[A-Za-z0-9]{32}$/), sha256: digest, attested_at: expect.any(Number), source_kind: "photo" });
+    expect(consent).toEqual({
+      consent_id: expect.stringMatching(/^uc_[A-Za-z0-9]{32}$/),
+      sha256: digest,
+      attested_at: expect.any(Number),
+      source_kind: "photo",
+    });
     expect(Value.Check(UploadAttestation, consent)).toBe(true);
     expect(Math.abs(consent.attested_at - Date.now() / 1000)).toBeLessThan(5);
-    const row = (await f.client.execute({ sql: "SELECT * FROM upload_attestations WHERE consent_id = ?", args: [consent.consent_id] })).rows[0];
+    const row = (await f.client.execute({ sql: "SELECT * FROM upload_attestations WHERE consent_id = ?", args: [consent.consent_id] }))
+      .rows[0];
     expect({ ...row }).toEqual({ consent_id: consent.consent_id, sha256: digest, attested_at: consent.attested_at, source_kind: "photo" });
     expect(JSON.stringify(consent)).not.toContain("ada");
   });
@@ -98,7 +104,12 @@ describe("POST /auth/consent", () => {
     });
   }
 
-  for (const [what, body] of [["not JSON", "{sha256:"], ["an array", [digest]], ["no body", undefined], ["a string", JSON.stringify(digest)]] as const) {
+  for (const [what, body] of [
+    ["not JSON", "{sha256:"],
+    ["an array", [digest]],
+    ["no body", undefined],
+    ["a string", JSON.stringify(digest)],
+  ] as const) {
     it(`refuses a body that is ${what}: 400 invalid_body`, async () => {
       await expectError(await attest(ada, body), 400, "invalid_body");
     });
@@ -171,7 +182,11 @@ describe("POST /auth/avatars/{id}/publication-consent", () => {
     });
   }
 
-  for (const [what, body] of [["not JSON", "{terms"], ["an array", []], ["a string", '"2025-06-01"']] as const) {
+  for (const [what, body] of [
+    ["not JSON", "{terms"],
+    ["an array", []],
+    ["a string", '"2025-06-01"'],
+  ] as const) {
     it(`refuses a body that is ${what}: 400 invalid_body`, async () => {
       await expectError(await agree(ada, "to-publish", body), 400, "invalid_body");
     });

@@ -24,7 +24,11 @@ export interface LedgerClients {
   migrate(client: Client): Promise<void>;
 }
 
-export function connectLedger(env: { ledgerUrl: string | null; ledgerAuthToken: string | null }, portalDb: Client, clients: LedgerClients): OpenedLedger {
+export function connectLedger(
+  env: { ledgerUrl: string | null; ledgerAuthToken: string | null },
+  portalDb: Client,
+  clients: LedgerClients,
+): OpenedLedger {
   if (env.ledgerUrl === null) return { connection: { client: portalDb }, where: "the portal database", close: () => {} };
   if (env.ledgerUrl === "off") return { connection: null, where: "off", close: () => {} };
   const path = localDbPath(env.ledgerUrl);

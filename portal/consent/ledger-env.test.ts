@@ -22,10 +22,22 @@ describe("PORTAL_LEDGER_URL", () => {
   });
 
   it("takes any libSQL URL, migrated on first use", () => {
-    for (const url of ["file:data/ledger.db", "libsql://ledger-org.turso.io", "https://ledger.example", "http://127.0.0.1:1", "ws://127.0.0.1:8080"]) {
-      expect(readPortalEnv({ PORTAL_LEDGER_URL: url, PORTAL_LEDGER_AUTH_TOKEN: "t" })).toMatchObject({ ledgerUrl: url, ledgerAuthToken: "t" });
+    for (const url of [
+      "file:data/ledger.db",
+      "libsql://ledger-org.turso.io",
+      "https://ledger.example",
+      "http://127.0.0.1:1",
+      "ws://127.0.0.1:8080",
+    ]) {
+      expect(readPortalEnv({ PORTAL_LEDGER_URL: url, PORTAL_LEDGER_AUTH_TOKEN: "t" })).toMatchObject({
+        ledgerUrl: url,
+        ledgerAuthToken: "t",
+      });
     }
-    const ledger = openLedger({ ledgerUrl: "http://user:pw@127.0.0.1:1/?authToken=x", ledgerAuthToken: null }, createClient({ url: ":memory:" }));
+    const ledger = openLedger(
+      { ledgerUrl: "http://user:pw@127.0.0.1:1/?authToken=x", ledgerAuthToken: null },
+      createClient({ url: ":memory:" }),
+    );
     expect(ledger.connection?.migrate).toEqual(expect.any(Function));
     expect(ledger.where).not.toMatch(/pw|authToken/);
     ledger.close();

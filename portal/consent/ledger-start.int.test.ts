@@ -32,22 +32,33 @@ async function start(ledger: string | null): Promise<string> {
 }
 
 async function signIn(url: string, email: string): Promise<string> {
-  await fetch(`${url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
-  const mail = readdirSync(outbox).map((n) => readFileSync(join(outbox, n), "utf8")).find((m) => m.includes(`\r\nTo: ${email}\r\n`))!;
+  await fetch(`${url}/auth/request-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
+  const mail = readdirSync(outbox)
+    .map((n) => readFileSync(join(outbox, n), "utf8"))
+    .find((m) => m.includes(`\r\nTo: ${email}\r\n`))!;
   const link = /(http:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(mail)![1];
   const landed = await fetch(link, { redirect: "manual" });
   return landed.headers.get("set-cookie")!.split(";")[0];
 }
 
 const call = (url: string, method: string, path: string, body?: unknown) =>
-  fetch(`${url}${path}`, { method, headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${url}${path}`, {
+    method,
+    headers: { cookie, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   const url = await start(null);
   cookie = await signIn(url, "ada@example.com");
   box = createClient({ url: portalDbUrl, timeout: 5000 });
   const records = new SharedRecords(box, true, false, { region: "local", volume: "vol" });
-  for (const id of ["one", "two"]) await records.observe({ subject: "owner:ada@example.com", avatarId: id, name: id, sourceKind: "photo", state: "ready" });
+  for (const id of ["one", "two"])
+    await records.observe({ subject: "owner:ada@example.com", avatarId: id, name: id, sourceKind: "photo", state: "ready" });
 });
 afterAll(async () => {
   await portal?.stop();

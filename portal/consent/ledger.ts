@@ -106,11 +106,14 @@ export class PublicationLedger {
       throw new ApiError(503, UNAVAILABLE, "Publishing is not available: this portal has no consent ledger configured.");
     }
     try {
-      return await within(timeoutMs, (async () => {
-        await this.#migrated();
-        await this.#flush(db);
-        return op(db);
-      })());
+      return await within(
+        timeoutMs,
+        (async () => {
+          await this.#migrated();
+          await this.#flush(db);
+          return op(db);
+        })(),
+      );
     } catch (err) {
       if (err instanceof ApiError) throw err;
       this.opts.log?.(`portal: the consent ledger failed to ${what}`, err);
@@ -141,7 +144,10 @@ export class PublicationLedger {
           .where(and(eq(c.owner, w.owner), eq(c.avatarId, w.avatarId), isNull(c.withdrawnAt), lte(c.attestedAt, w.requestedAt))),
       );
       await db.batch(updates as unknown as [(typeof updates)[number]]);
-      await this.opts.withdrawals.markFlushed(pending.map((w) => w.id), this.opts.now());
+      await this.opts.withdrawals.markFlushed(
+        pending.map((w) => w.id),
+        this.opts.now(),
+      );
       if (pending.length < FLUSH_BATCH) return;
     }
   }

@@ -65,12 +65,17 @@ export class ConsentService {
     const avatarId = addressableAvatarId(rawId);
     if (avatarId === null) throw avatarNotFound();
     // No body at all means the current terms.
-    if (raw !== undefined && !isObject(raw)) throw new ApiError(400, "invalid_body", "The request body must be a JSON object: {terms_version?}.");
+    if (raw !== undefined && !isObject(raw))
+      throw new ApiError(400, "invalid_body", "The request body must be a JSON object: {terms_version?}.");
     const body = raw ?? {};
     const version = body.terms_version ?? this.opts.terms.current;
     const terms = typeof version === "string" ? await this.opts.terms.get(version) : null;
     if (!terms) {
-      throw new ApiError(400, "unknown_terms_version", `No publication terms of that version; the current version is ${this.opts.terms.current} (GET /auth/avatars/publication-terms).`);
+      throw new ApiError(
+        400,
+        "unknown_terms_version",
+        `No publication terms of that version; the current version is ${this.opts.terms.current} (GET /auth/avatars/publication-terms).`,
+      );
     }
     if (!(await this.opts.ownsAvatar(owner, avatarId))) throw avatarNotFound();
     const row = await this.opts.ledger.record(owner, avatarId, terms);

@@ -22,16 +22,28 @@ describe("POST /auth/session/credential", () => {
     expect(credential.expires_at).toBeGreaterThanOrEqual(before + 3600);
     expect(credential.expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600);
 
-    const rows = await portal.client.execute({ sql: "SELECT * FROM credentials WHERE id = ?", args: [await digestSecret(credential.secret)] });
+    const rows = await portal.client.execute({
+      sql: "SELECT * FROM credentials WHERE id = ?",
+      args: [await digestSecret(credential.secret)],
+    });
     expect(rows.rows).toHaveLength(1);
-    expect(rows.rows[0]).toMatchObject({ kind: "session_credential", scope: "full", owner: "ada@example.com", expires_at: credential.expires_at, revoked_at: null });
+    expect(rows.rows[0]).toMatchObject({
+      kind: "session_credential",
+      scope: "full",
+      owner: "ada@example.com",
+      expires_at: credential.expires_at,
+      revoked_at: null,
+    });
     expect(JSON.stringify(rows.rows[0])).not.toContain(credential.secret);
   });
 
   it("minting again keeps a credential that just aged out (its socket may still be renewing) and clears day-old ones", async () => {
     const now = Math.floor(Date.now() / 1000);
     const row = (id: string, expiresAt: number) =>
-      portal.client.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at, expires_at) VALUES (?, 'session_credential', 'full', 'ada@example.com', ?, ?)", args: [id, expiresAt - 3600, expiresAt] });
+      portal.client.execute({
+        sql: "INSERT INTO credentials (id, kind, scope, owner, created_at, expires_at) VALUES (?, 'session_credential', 'full', 'ada@example.com', ?, ?)",
+        args: [id, expiresAt - 3600, expiresAt],
+      });
     await row("aged_out_a_minute_ago", now - 60);
     await row("expired_two_days_ago", now - 2 * 86_400);
     expect((await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie } })).status).toBe(201);

@@ -21,6 +21,12 @@ export class CredentialStore {
   async purgeExpired(owner: string, now: number): Promise<void> {
     await this.db
       .delete(credentials)
-      .where(and(eq(credentials.owner, owner), eq(credentials.kind, "session_credential"), lte(credentials.expiresAt, now - PURGE_AFTER_SECONDS)));
+      .where(
+        and(
+          eq(credentials.owner, owner),
+          eq(credentials.kind, "session_credential"),
+          lte(credentials.expiresAt, now - PURGE_AFTER_SECONDS),
+        ),
+      );
   }
 }

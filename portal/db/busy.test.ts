@@ -43,7 +43,11 @@ function open(url: string): Client {
   return client;
 }
 
-const busy = (p: Promise<unknown>) => p.then(() => expect.unreachable("the write went through a held lock"), (err: unknown) => expect(isDatabaseBusy(err), String(err)).toBe(true));
+const busy = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("the write went through a held lock"),
+    (err: unknown) => expect(isDatabaseBusy(err), String(err)).toBe(true),
+  );
 
 describe("a local client whose database another process holds locked", () => {
   it("fails busy while the lock is held, then writes again as soon as it is released", async () => {

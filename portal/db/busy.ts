@@ -16,7 +16,11 @@ export function isDatabaseBusy(err: unknown): boolean {
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export function databaseBusyError(): ApiError {
-  return new ApiError(503, "database_busy", "The portal's database is busy: another process is holding its write lock. Try again in a few seconds.");
+  return new ApiError(
+    503,
+    "database_busy",
+    "The portal's database is busy: another process is holding its write lock. Try again in a few seconds.",
+  );
 }
 
 /**
@@ -61,7 +65,8 @@ export function recoverFromBusy(client: Client, opts: RecoverFromBusyOptions = {
       if (isDatabaseBusy(err)) {
         // An error's unread stack trace holds the frames' receivers, the statement among them
         // (V8): reading it makes the trace text and lets the statement go.
-        for (let e = err as { stack?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) void e.stack;
+        for (let e = err as { stack?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++)
+          void e.stack;
         collect();
         // Some runtimes run native finalisers after the collection, on the next turn.
         await new Promise((resolve) => setTimeout(resolve, 0));
@@ -75,7 +80,8 @@ export function recoverFromBusy(client: Client, opts: RecoverFromBusyOptions = {
         const value = Reflect.get(t, prop, t) as unknown;
         if (typeof value !== "function") return value;
         if (!calls.has(prop)) return value.bind(t);
-        if (prop === "transaction") return (...args: unknown[]) => guard(async () => guarded((await value.apply(t, args)) as Transaction, TRANSACTION_CALLS));
+        if (prop === "transaction")
+          return (...args: unknown[]) => guard(async () => guarded((await value.apply(t, args)) as Transaction, TRANSACTION_CALLS));
         return (...args: unknown[]) => guard(() => value.apply(t, args) as Promise<unknown>);
       },
     });

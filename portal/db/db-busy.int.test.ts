@@ -17,14 +17,20 @@ const json = { "content-type": "application/json" };
 let portal: PortalProcess;
 
 beforeAll(async () => {
-  portal = await startPortalProcess({ PORTAL_DB_URL: pathToFileURL(dbPath).href, PORTAL_DATA_DIR: dir, PORTAL_MAIL_OUTBOX: outbox, PORTAL_GPU_DRIVER: "none" });
+  portal = await startPortalProcess({
+    PORTAL_DB_URL: pathToFileURL(dbPath).href,
+    PORTAL_DATA_DIR: dir,
+    PORTAL_MAIL_OUTBOX: outbox,
+    PORTAL_GPU_DRIVER: "none",
+  });
 });
 afterAll(async () => {
   await portal?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const requestLink = (email: string) => fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: json, body: JSON.stringify({ email }) });
+const requestLink = (email: string) =>
+  fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: json, body: JSON.stringify({ email }) });
 
 function latestLinkFor(email: string): string {
   for (const name of readdirSync(outbox).sort().reverse()) {
@@ -41,7 +47,8 @@ async function signIn(email: string): Promise<string> {
   return res.headers.get("set-cookie")!.split(";")[0];
 }
 
-const createKey = (cookie: string, name: string) => fetch(`${portal.url}/auth/keys`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify({ name }) });
+const createKey = (cookie: string, name: string) =>
+  fetch(`${portal.url}/auth/keys`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify({ name }) });
 
 async function expectBusy(res: Response): Promise<void> {
   expect(res.status).toBe(503);
@@ -58,7 +65,10 @@ describe("the Bun portal while another process holds its database's write lock",
     const bobLink = latestLinkFor("bob@example.com");
 
     // The holder commits a write of its own too, as a box does: the portal's view of the file moves on.
-    const lock = await holdWriteLock(dbPath, { mode: "EXCLUSIVE", sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES ('box-row', 'api_key', 'full', 'box@example.com', 1)" });
+    const lock = await holdWriteLock(dbPath, {
+      mode: "EXCLUSIVE",
+      sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES ('box-row', 'api_key', 'full', 'box@example.com', 1)",
+    });
     await expectBusy(await requestLink("cy@example.com"));
     await expectBusy(await fetch(bobLink, { redirect: "manual" }));
     await expectBusy(await createKey(ada, "while-locked"));

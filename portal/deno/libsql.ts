@@ -19,7 +19,9 @@ const isLocal = (url: string) => url === ":memory:" || url.startsWith("file:");
 
 /** The libSQL client maker for a URL like this one, loading the native binding only for a local one. */
 export async function libsqlClientMaker(url: string): Promise<(url: string, authToken?: string | null) => Client> {
-  const { createClient } = isLocal(url) ? await import("@libsql/client") : ((await import("@libsql/client/web")) as { createClient: (c: object) => Client });
+  const { createClient } = isLocal(url)
+    ? await import("@libsql/client")
+    : ((await import("@libsql/client/web")) as { createClient: (c: object) => Client });
   return (u, authToken) => createClient({ url: u, authToken: authToken ?? undefined, timeout: 5000 });
 }
 

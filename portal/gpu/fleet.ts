@@ -19,7 +19,14 @@ export interface LaunchChoice {
 }
 
 // The record shows the most alive instance, then the newest.
-const LIVENESS: Record<GpuInstance["state"], number> = { running: 0, pending: 1, stopping: 2, stopped: 3, "shutting-down": 4, terminated: 5 };
+const LIVENESS: Record<GpuInstance["state"], number> = {
+  running: 0,
+  pending: 1,
+  stopping: 2,
+  stopped: 3,
+  "shutting-down": 4,
+  terminated: 5,
+};
 
 export function primaryOf(instances: readonly GpuInstance[]): GpuInstance | null {
   const sorted = [...instances].sort((a, b) => LIVENESS[a.state] - LIVENESS[b.state] || (b.launchedAt ?? 0) - (a.launchedAt ?? 0));
@@ -44,20 +51,33 @@ const clock = (epochSeconds: number) => `${new Date(epochSeconds * 1000).toISOSt
  */
 export function launchRefusal(view: GpuView, regions: readonly GpuRegion[], choice: LaunchChoice | null): ApiError | null {
   const holder = primaryOf(view.survey.instances.filter(holdsSlot));
-  if (holder) return new ApiError(409, "gpu_already_running", `A box already exists (${holder.state}); start, stop or terminate it instead.`);
+  if (holder)
+    return new ApiError(409, "gpu_already_running", `A box already exists (${holder.state}); start, stop or terminate it instead.`);
   const blind = view.survey.unreachable.find((u) => regions.some((r) => r.id === u.region && r.canServe));
   if (blind) {
-    return new ApiError(502, "gpu_unavailable", `Region ${blind.region} could not be checked (${blind.message}), so a box there cannot be ruled out; launch when it answers.`);
+    return new ApiError(
+      502,
+      "gpu_unavailable",
+      `Region ${blind.region} could not be checked (${blind.message}), so a box there cannot be ruled out; launch when it answers.`,
+    );
   }
   const lease = view.lease;
   if (!lease) return null;
   if (lease.outcome === "launching") {
-    return new ApiError(409, "gpu_already_running", `Another portal worker is launching a box (${lease.instanceType} in ${lease.region}) since ${clock(lease.acquiredAt)}.`);
+    return new ApiError(
+      409,
+      "gpu_already_running",
+      `Another portal worker is launching a box (${lease.instanceType} in ${lease.region}) since ${clock(lease.acquiredAt)}.`,
+    );
   }
   if (lease.outcome === "launched") {
     // Once EC2 lists it, the instance's own state decides (a box terminated at once frees the slot).
     if (view.survey.instances.some((i) => i.instanceId === lease.instanceId)) return null;
-    return new ApiError(409, "gpu_already_running", `Box ${lease.instanceId} was launched at ${clock(lease.acquiredAt)} and EC2 does not list it yet; try again after ${clock(lease.expiresAt)}.`);
+    return new ApiError(
+      409,
+      "gpu_already_running",
+      `Box ${lease.instanceId} was launched at ${clock(lease.acquiredAt)} and EC2 does not list it yet; try again after ${clock(lease.expiresAt)}.`,
+    );
   }
   if (choice && (choice.region !== lease.region || choice.instanceType !== lease.instanceType)) {
     return new ApiError(
@@ -76,23 +96,31 @@ export function noticeOf(view: GpuView, regions: readonly GpuRegion[]): string {
   if (holders.length > 1) {
     const shown = primaryOf(holders)!;
     const list = holders.map((i) => `${i.instanceId} ${i.state} in ${i.region}`).join(", ");
-    out.push(`${holders.length} boxes carry this deployment's tag (${list}); the record shows ${shown.instanceId}. Terminate ends them all.`);
+    out.push(
+      `${holders.length} boxes carry this deployment's tag (${list}); the record shows ${shown.instanceId}. Terminate ends them all.`,
+    );
   }
   for (const r of view.stopRefused) {
-    out.push(`Box ${r.instanceId} ran past its runtime budget, but EC2 refused to stop it (${r.message}). It is still running and billing: terminate it, or lift its stop protection.`);
+    out.push(
+      `Box ${r.instanceId} ran past its runtime budget, but EC2 refused to stop it (${r.message}). It is still running and billing: terminate it, or lift its stop protection.`,
+    );
   }
   for (const u of view.survey.unreachable) {
     const serves = regions.some((r) => r.id === u.region && r.canServe);
-    out.push(`Region ${u.region} could not be checked (${u.message}), so a box there would not show here${serves ? "; no launch until it answers" : ""}.`);
+    out.push(
+      `Region ${u.region} could not be checked (${u.message}), so a box there would not show here${serves ? "; no launch until it answers" : ""}.`,
+    );
   }
   const lease = view.lease;
   if (lease && holders.length === 0) {
-    if (lease.outcome === "launching") out.push(`Another portal worker is launching a box (${lease.instanceType} in ${lease.region}) since ${clock(lease.acquiredAt)}.`);
+    if (lease.outcome === "launching")
+      out.push(`Another portal worker is launching a box (${lease.instanceType} in ${lease.region}) since ${clock(lease.acquiredAt)}.`);
     else if (lease.outcome === "unanswered") {
       out.push(
         `A launch of ${lease.instanceType} in ${lease.region} got no answer from EC2, so that box may exist; launching the same again is safe (it cannot make a second box), any other launch waits until ${clock(lease.expiresAt)}.`,
       );
-    } else if (!view.survey.instances.some((i) => i.instanceId === lease.instanceId)) out.push(`Box ${lease.instanceId} was just launched; EC2 does not list it yet.`);
+    } else if (!view.survey.instances.some((i) => i.instanceId === lease.instanceId))
+      out.push(`Box ${lease.instanceId} was just launched; EC2 does not list it yet.`);
   }
   return out.join(" ");
 }
@@ -100,5 +128,11 @@ export function noticeOf(view: GpuView, regions: readonly GpuRegion[]): string {
 export function instanceEntries(instances: readonly GpuInstance[]): GpuInstanceEntry[] {
   return [...instances]
     .sort((a, b) => (b.launchedAt ?? 0) - (a.launchedAt ?? 0))
-    .map((i) => ({ instance_id: i.instanceId, state: i.state, region: i.region, instance_type: i.instanceType, launched_at: i.launchedAt }));
+    .map((i) => ({
+      instance_id: i.instanceId,
+      state: i.state,
+      region: i.region,
+      instance_type: i.instanceType,
+      launched_at: i.launchedAt,
+    }));
 }

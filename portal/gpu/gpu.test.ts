@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => portal.close());
 
-const call = async (cookie: string, method: string, verb: string) => portal.app.request(`/auth/gpu/${verb}`, { method, headers: { cookie } });
+const call = async (cookie: string, method: string, verb: string) =>
+  portal.app.request(`/auth/gpu/${verb}`, { method, headers: { cookie } });
 
 describe("GPU routes with no driver configured", () => {
   it("answers status 200 with can_launch false", async () => {
@@ -59,7 +60,14 @@ describe("GPU routes with no driver configured", () => {
   }
 
   it("keeps non-administrators out with 409 gpu_admin_only (never 403)", async () => {
-    for (const [method, verb] of [["GET", "status"], ["GET", "diagnostics"], ["POST", "start"], ["POST", "stop"], ["POST", "launch"], ["POST", "terminate"]]) {
+    for (const [method, verb] of [
+      ["GET", "status"],
+      ["GET", "diagnostics"],
+      ["POST", "start"],
+      ["POST", "stop"],
+      ["POST", "launch"],
+      ["POST", "terminate"],
+    ]) {
       const res = await call(person, method, verb);
       expect(res.status).toBe(409);
       expect(await res.json()).toEqual({ error: { code: "gpu_admin_only", message: expect.any(String) } });

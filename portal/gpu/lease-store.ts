@@ -40,7 +40,10 @@ export class GpuLeaseStore {
 
   /** The deployment's lease unless it has expired. */
   async current(deployment: string, now: number): Promise<GpuLease | null> {
-    const rs = await this.client.execute({ sql: "SELECT * FROM gpu_launch_leases WHERE deployment = ? AND expires_at > ?", args: [deployment, now] });
+    const rs = await this.client.execute({
+      sql: "SELECT * FROM gpu_launch_leases WHERE deployment = ? AND expires_at > ?",
+      args: [deployment, now],
+    });
     const r = rs.rows[0];
     if (!r) return null;
     return {
@@ -61,14 +64,35 @@ export class GpuLeaseStore {
    * (null: none); `keepToken` retries that lease's launch under the same ClientToken. Null when
    * another worker got there first.
    */
-  async acquire(req: { deployment: string; holder: string; region: string; instanceType: string; now: number; observed: GpuLease | null; keepToken: boolean }): Promise<GpuLease | null> {
+  async acquire(req: {
+    deployment: string;
+    holder: string;
+    region: string;
+    instanceType: string;
+    now: number;
+    observed: GpuLease | null;
+    keepToken: boolean;
+  }): Promise<GpuLease | null> {
     const seen = req.observed?.token ?? "";
     const token = req.keepToken && req.observed ? req.observed.token : crypto.randomUUID().replace(/-/g, "");
     const expiresAt = req.now + this.seconds;
     // One statement: SQLite runs it atomically, with no transaction left to end on the connection.
-    const rs = await this.client.execute({ sql: ACQUIRE, args: [req.deployment, token, req.holder, req.region, req.instanceType, req.now, expiresAt, seen] });
+    const rs = await this.client.execute({
+      sql: ACQUIRE,
+      args: [req.deployment, token, req.holder, req.region, req.instanceType, req.now, expiresAt, seen],
+    });
     if (rs.rows.length !== 1) return null;
-    return { deployment: req.deployment, token: String(rs.rows[0].token), holder: req.holder, region: req.region, instanceType: req.instanceType, outcome: "launching", instanceId: null, acquiredAt: req.now, expiresAt };
+    return {
+      deployment: req.deployment,
+      token: String(rs.rows[0].token),
+      holder: req.holder,
+      region: req.region,
+      instanceType: req.instanceType,
+      outcome: "launching",
+      instanceId: null,
+      acquiredAt: req.now,
+      expiresAt,
+    };
   }
 
   /** The launch made `instanceId`: the lease stays until EC2 lists it (or it expires). */
@@ -89,7 +113,10 @@ export class GpuLeaseStore {
 
   /** The launch did not happen (EC2 refused, or a box was found): the lease is free again. */
   async release(lease: GpuLease): Promise<void> {
-    await this.client.execute({ sql: "DELETE FROM gpu_launch_leases WHERE deployment = ? AND token = ?", args: [lease.deployment, lease.token] });
+    await this.client.execute({
+      sql: "DELETE FROM gpu_launch_leases WHERE deployment = ? AND token = ?",
+      args: [lease.deployment, lease.token],
+    });
   }
 
   /** Terminate ended these instances: a lease that launched one of them is over. */

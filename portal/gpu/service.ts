@@ -144,7 +144,11 @@ export class GpuService {
     const driver = this.opts.driver;
     const survey = await driver.describe();
     if (survey.unreachable.length > 0 && survey.unreachable.length >= driver.regions().length) {
-      throw new ApiError(502, "gpu_unavailable", `No region could be checked: ${survey.unreachable.map((u) => `${u.region}: ${u.message}`).join("; ")}`);
+      throw new ApiError(
+        502,
+        "gpu_unavailable",
+        `No region could be checked: ${survey.unreachable.map((u) => `${u.region}: ${u.message}`).join("; ")}`,
+      );
     }
     const lease = driver.deployment && this.opts.leases ? await this.opts.leases.current(driver.deployment, this.nowSeconds()) : null;
     return { survey, lease, stopRefused: [] };
@@ -163,8 +167,12 @@ export class GpuService {
       if (current && (current.state === "running" || current.state === "pending")) {
         throw new ApiError(409, "gpu_already_running", "The box is already running.");
       }
-      if (!current || current.state !== "stopped") {
-        throw new ApiError(409, "gpu_not_startable", current ? `The box is ${current.state}; only a stopped box can start.` : "There is no box to start; launch one.");
+      if (current?.state !== "stopped") {
+        throw new ApiError(
+          409,
+          "gpu_not_startable",
+          current ? `The box is ${current.state}; only a stopped box can start.` : "There is no box to start; launch one.",
+        );
       }
       return this.replace(view, await driver.start(current));
     }
@@ -193,18 +201,30 @@ export class GpuService {
 
     const now = this.nowSeconds();
     // A lost launch is retried under its own token (EC2 then answers the box it made, if any).
-    const lease = await leases.acquire({ deployment: driver.deployment, holder: this.#holder, ...choice, now, observed: view.lease, keepToken: view.lease?.outcome === "unanswered" });
-    if (!lease) throw new ApiError(409, "gpu_already_running", "Another portal worker started a launch at the same moment; this one was not made.");
+    const lease = await leases.acquire({
+      deployment: driver.deployment,
+      holder: this.#holder,
+      ...choice,
+      now,
+      observed: view.lease,
+      keepToken: view.lease?.outcome === "unanswered",
+    });
+    if (!lease)
+      throw new ApiError(409, "gpu_already_running", "Another portal worker started a launch at the same moment; this one was not made.");
     let instance: GpuInstance;
     try {
       instance = await driver.launch({ ...request, clientToken: clientTokenOf(lease) });
     } catch (err) {
       // No answer: the box may exist, so the lease stays (only the same launch may follow). A refusal frees it.
-      await (err instanceof GpuLaunchUnanswered ? leases.unanswered(lease, now) : leases.release(lease)).catch((e) => this.opts.log?.("portal: the GPU launch lease could not be updated", e));
+      await (err instanceof GpuLaunchUnanswered ? leases.unanswered(lease, now) : leases.release(lease)).catch((e) =>
+        this.opts.log?.("portal: the GPU launch lease could not be updated", e),
+      );
       throw err;
     }
     // Kept until EC2 lists the box, so a worker whose describe lags cannot launch a second one.
-    await leases.launched(lease, instance.instanceId, now).catch((e) => this.opts.log?.("portal: the GPU launch lease could not be updated", e));
+    await leases
+      .launched(lease, instance.instanceId, now)
+      .catch((e) => this.opts.log?.("portal: the GPU launch lease could not be updated", e));
     view.lease = { ...lease, outcome: "launched", instanceId: instance.instanceId };
     return this.replace(view, instance);
   }
@@ -221,8 +241,12 @@ export class GpuService {
   private decideLaunch(email: string, body: { instance_type?: string; region?: string }): LaunchChoice {
     const regions = this.opts.driver.regions();
     const region = body.region ? regions.find((r) => r.id === body.region) : regions.find((r) => r.canServe);
-    if (!region || !region.canServe) {
-      throw new ApiError(409, "gpu_region_not_allowed", body.region ? `Region ${body.region} is not one this deployment launches in.` : "No region is open for launches.");
+    if (!region?.canServe) {
+      throw new ApiError(
+        409,
+        "gpu_region_not_allowed",
+        body.region ? `Region ${body.region} is not one this deployment launches in.` : "No region is open for launches.",
+      );
     }
     const owner = this.#owners.has(email.toLowerCase());
     const instanceType = body.instance_type ?? region.types[0] ?? (owner ? region.ownerTypes[0] : undefined);

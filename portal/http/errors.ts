@@ -8,7 +8,10 @@ export function toErrorResponse(err: unknown, c: Context, log: (msg: string, err
   // Another process holding the database's write lock is an outside failure, not a bug: a sentence, and when to retry.
   if (isDatabaseBusy(err)) {
     // Not the error itself: drizzle's message carries the statement's parameters (addresses, ids).
-    log(`portal: ${c.req.method} ${c.req.path} answered 503 database_busy: another process held the database's write lock past the busy timeout`, undefined);
+    log(
+      `portal: ${c.req.method} ${c.req.path} answered 503 database_busy: another process held the database's write lock past the busy timeout`,
+      undefined,
+    );
     c.header("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
     err = databaseBusyError();
   }

@@ -18,7 +18,8 @@ afterAll(() => portal.close());
 const json = { "content-type": "application/json" };
 const createKey = (name: string, headers: Record<string, string> = {}, url = "http://127.0.0.1:8787/auth/keys") =>
   portal.app.request(url, { method: "POST", headers: { cookie: ada, ...json, ...headers }, body: JSON.stringify({ name }) });
-const keyNames = async () => ((await (await portal.app.request("/auth/keys", { headers: { cookie: ada } })).json()).keys as { name: string }[]).map((k) => k.name);
+const keyNames = async () =>
+  ((await (await portal.app.request("/auth/keys", { headers: { cookie: ada } })).json()).keys as { name: string }[]).map((k) => k.name);
 
 async function expectCrossSite(res: Response): Promise<void> {
   expect(res.status).toBe(409);
@@ -38,11 +39,16 @@ describe("a change carried by the session cookie", () => {
 
     const made = await createKey("kept");
     const { key } = await made.json();
-    const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "https://evil.example", "sec-fetch-site": "cross-site" }];
+    const foreign: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    ];
     for (const headers of foreign) {
       await expectCrossSite(await portal.app.request(`/auth/keys/${key.id}`, { method: "DELETE", headers: { cookie: ada, ...headers } }));
     }
-    expect(((await (await portal.app.request("/auth/keys", { headers: { cookie: ada } })).json()).keys as { revoked: boolean }[])[0].revoked).toBe(false);
+    expect(
+      ((await (await portal.app.request("/auth/keys", { headers: { cookie: ada } })).json()).keys as { revoked: boolean }[])[0].revoked,
+    ).toBe(false);
   });
 
   it("from the portal's own pages works: its public origin, or the host the request reached", async () => {
@@ -51,10 +57,14 @@ describe("a change carried by the session cookie", () => {
     // A direct visit (no proxy in between): the request's own origin.
     expect((await createKey("direct", { origin: "http://127.0.0.1:8787" })).status).toBe(201);
     // A proxy that terminates TLS and keeps Host: the portal hears http for the browser's https.
-    expect((await createKey("tls-proxy", { origin: "https://studio.example.net" }, "http://studio.example.net/auth/keys")).status).toBe(201);
+    expect((await createKey("tls-proxy", { origin: "https://studio.example.net" }, "http://studio.example.net/auth/keys")).status).toBe(
+      201,
+    );
     // Not a browser: no Origin, no Fetch Metadata.
     expect((await createKey("script")).status).toBe(201);
-    expect(await keyNames()).toEqual(expect.arrayContaining(["public-origin", "public-origin-old-browser", "direct", "tls-proxy", "script"]));
+    expect(await keyNames()).toEqual(
+      expect.arrayContaining(["public-origin", "public-origin-old-browser", "direct", "tls-proxy", "script"]),
+    );
   });
 });
 

@@ -3,9 +3,7 @@
 // a fixed list: `none` and shared-secret (HS*) tokens never verify.
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
 
-export const ALLOWED_ID_TOKEN_ALGORITHMS = [
-  "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA",
-];
+export const ALLOWED_ID_TOKEN_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
 export interface IdTokenOptions {
   issuer: string;

@@ -136,7 +136,9 @@ describe("every /auth/* route but sign-in needs an identity", () => {
       headers: { origin: "https://elsewhere.example", "access-control-request-method": "GET" },
     });
     expect(pre.headers.get("access-control-allow-origin")).toBeNull();
-    const res = await portal.app.request("/auth/keys", { headers: { origin: "https://elsewhere.example", authorization: `Bearer ${token}` } });
+    const res = await portal.app.request("/auth/keys", {
+      headers: { origin: "https://elsewhere.example", authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });

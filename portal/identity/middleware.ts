@@ -48,7 +48,11 @@ export function requireIdentity(identity: IdentityService, opts: RequireIdentity
       const site = c.req.header("sec-fetch-site");
       const origin = c.req.header("origin");
       if (site === "cross-site" || site === "same-site" || (origin !== undefined && !isOwnOrigin(origin, c.req.url, publicUrl))) {
-        throw new ApiError(409, "cross_site_request", "This request came from another site; the portal only accepts changes from its own pages.");
+        throw new ApiError(
+          409,
+          "cross_site_request",
+          "This request came from another site; the portal only accepts changes from its own pages.",
+        );
       }
     }
     c.set("identity", who);

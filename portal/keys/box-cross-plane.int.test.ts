@@ -51,7 +51,11 @@ describe("portal key table on a real box", () => {
 
   it("a key's id (its digest) or the portal cookie is no credential on the box", async () => {
     const { key } = await (
-      await portal.app.request("/auth/keys", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) })
+      await portal.app.request("/auth/keys", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ name: "x" }),
+      })
     ).json();
     expect((await boxStatus({ "x-api-key": key.id })).status).toBe(401);
     expect((await boxStatus({ cookie })).status).toBe(401);

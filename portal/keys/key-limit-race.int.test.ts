@@ -11,14 +11,20 @@ beforeAll(async () => {
 afterAll(() => portal.close());
 
 const create = async (cookie: string, name: string) =>
-  portal.app.request("/auth/keys", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+  portal.app.request("/auth/keys", {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
 const list = async (cookie: string) => (await (await portal.app.request("/auth/keys", { headers: { cookie } })).json()).keys;
 
 describe("the 100-key limit across processes", () => {
   it("holds exactly when separate processes race on the same database", async () => {
     const erin = await portal.signIn("erin@example.com");
     for (let i = 0; i < 90; i++) await create(erin, `k${i}`);
-    const racers = Array.from({ length: 4 }, () => racer("node_modules/.bin/bun", ["portal/testing/race-creates.ts", portal.dbUrl, erin, "10", TEST_SECRET]));
+    const racers = Array.from({ length: 4 }, () =>
+      racer("node_modules/.bin/bun", ["portal/testing/race-creates.ts", portal.dbUrl, erin, "10", TEST_SECRET]),
+    );
     // Every racer has its own connection open before any of them starts.
     await Promise.all(racers.map((r) => r.ready));
     for (const r of racers) r.go();

@@ -102,7 +102,11 @@ describe("DELETE /auth/keys/{id}", () => {
   });
 
   it("answers other methods with 405 in the nested envelope", async () => {
-    for (const [method, path] of [["PUT", "/auth/keys"], ["DELETE", "/auth/keys"], ["POST", "/auth/keys/abc"]]) {
+    for (const [method, path] of [
+      ["PUT", "/auth/keys"],
+      ["DELETE", "/auth/keys"],
+      ["POST", "/auth/keys/abc"],
+    ]) {
       const res = await portal.app.request(path, { method, headers: { cookie: ada } });
       expect(res.status).toBe(405);
       expect((await res.json()).error.code).toBe("method_not_allowed");

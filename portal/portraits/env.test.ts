@@ -10,11 +10,13 @@ describe("image provider settings", () => {
   });
 
   it("take a base URL, a key and a model (default gpt-image-1), trailing slashes dropped", () => {
-    expect(readPortalEnv({ PORTAL_IMAGE_BASE_URL: "https://api.openai.com/v1/", PORTAL_IMAGE_API_KEY: " sk-test " }).imageProvider).toEqual({
-      baseUrl: "https://api.openai.com/v1",
-      apiKey: "sk-test",
-      model: "gpt-image-1",
-    });
+    expect(readPortalEnv({ PORTAL_IMAGE_BASE_URL: "https://api.openai.com/v1/", PORTAL_IMAGE_API_KEY: " sk-test " }).imageProvider).toEqual(
+      {
+        baseUrl: "https://api.openai.com/v1",
+        apiKey: "sk-test",
+        model: "gpt-image-1",
+      },
+    );
     expect(readPortalEnv({ PORTAL_IMAGE_BASE_URL: "http://127.0.0.1:9000", PORTAL_IMAGE_MODEL: "dall-e-3" }).imageProvider).toEqual({
       baseUrl: "http://127.0.0.1:9000",
       apiKey: null,

@@ -43,14 +43,22 @@ export class EmbeddedPortraitGenerator implements PortraitGenerator {
 
   async generate(description: string, seed: number): Promise<GeneratedPortrait> {
     if (!this.rasterise) {
-      throw new UpstreamError("Portraits cannot be drawn here: this portal has no rasteriser and no image provider (PORTAL_IMAGE_BASE_URL).", 503, false);
+      throw new UpstreamError(
+        "Portraits cannot be drawn here: this portal has no rasteriser and no image provider (PORTAL_IMAGE_BASE_URL).",
+        503,
+        false,
+      );
     }
     const svg = drawFaceSvg(lookFromDescription(description, seed));
     let bytes: Uint8Array;
     try {
       bytes = await this.rasterise(svg, this.size, this.size);
     } catch (err) {
-      throw new UpstreamError(`The portrait could not be drawn: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300), 502, true);
+      throw new UpstreamError(
+        `The portrait could not be drawn: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300),
+        502,
+        true,
+      );
     }
     const image = sniffImage(bytes);
     if (!image) throw new UpstreamError("The portrait could not be drawn: the rasteriser did not produce a PNG or JPEG image.", 502, false);

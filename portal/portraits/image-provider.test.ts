@@ -39,7 +39,11 @@ beforeEach(() => {
 });
 
 async function post(path: string, body: unknown, on = portal, cookie = ada) {
-  const res = await on.app.request(path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await on.app.request(path, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, text, json: JSON.parse(text) };
 }
@@ -53,8 +57,15 @@ describe("image provider", () => {
     expect(p).toMatchObject({ generator: "image_provider", content_type: "image/png", width: 64, height: 64, regenerated_from: null });
 
     const sent = fake.bodies.at(-1)!;
-    expect(sent).toEqual({ model: "gpt-image-1", prompt: PORTRAIT_INSTRUCTION + "a cheerful nurse with short black hair", n: 1, size: "1024x1024" });
-    expect(String(sent.prompt)).toMatch(/front-facing head-and-shoulders portrait photo.*one person.*looking straight at the camera.*mouth closed.*neutral background/);
+    expect(sent).toEqual({
+      model: "gpt-image-1",
+      prompt: PORTRAIT_INSTRUCTION + "a cheerful nurse with short black hair",
+      n: 1,
+      size: "1024x1024",
+    });
+    expect(String(sent.prompt)).toMatch(
+      /front-facing head-and-shoulders portrait photo.*one person.*looking straight at the camera.*mouth closed.*neutral background/,
+    );
     const req = fake.requests.at(-1)!;
     expect([req.method, req.path, req.headers.authorization]).toEqual(["POST", "/v1/images/generations", `Bearer ${KEY}`]);
 
@@ -93,7 +104,10 @@ describe("image provider", () => {
     const res = await post("/auth/portraits", { description: "a woman" });
     const took = Date.now() - started;
     expect(res.status).toBe(503);
-    expect(res.json.error).toEqual({ code: "portrait_generator_unavailable", message: expect.stringMatching(/did not answer within 0\.6 s/) });
+    expect(res.json.error).toEqual({
+      code: "portrait_generator_unavailable",
+      message: expect.stringMatching(/did not answer within 0\.6 s/),
+    });
     expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect(took).toBeLessThan(TIMEOUT_MS + 3000);
     expect(await rows()).toBe(before);
@@ -148,9 +162,15 @@ describe("OpenAiImageGenerator", () => {
 
 describe("sniffImage", () => {
   it("knows PNG and JPEG by their bytes, with their size, and nothing else", async () => {
-    const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: "#fff" } }).png().toBuffer();
-    const jpeg = await sharp({ create: { width: 31, height: 21, channels: 3, background: "#fff" } }).jpeg().toBuffer();
-    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } }).webp().toBuffer();
+    const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
+    const jpeg = await sharp({ create: { width: 31, height: 21, channels: 3, background: "#fff" } })
+      .jpeg()
+      .toBuffer();
+    const webp = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } })
+      .webp()
+      .toBuffer();
     expect(sniffImage(new Uint8Array(png))).toEqual({ contentType: "image/png", width: 30, height: 20 });
     expect(sniffImage(new Uint8Array(jpeg))).toEqual({ contentType: "image/jpeg", width: 31, height: 21 });
     expect(sniffImage(new Uint8Array(webp))).toBeNull();

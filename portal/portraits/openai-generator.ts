@@ -64,12 +64,23 @@ export class OpenAiImageGenerator implements PortraitGenerator {
     let status = 0;
     let text: string;
     try {
-      const res = await this.fetch(this.url, { method: "POST", headers, body: JSON.stringify(body), redirect: "manual", signal: abort.signal });
+      const res = await this.fetch(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        redirect: "manual",
+        signal: abort.signal,
+      });
       status = res.status;
       text = await readCappedText(res, MAX_ANSWER_BYTES);
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
-      if (abort.signal.aborted) throw new UpstreamError(`The image provider (${this.host}) did not answer within ${seconds(this.timeoutMs)}; try again later.`, 503, true);
+      if (abort.signal.aborted)
+        throw new UpstreamError(
+          `The image provider (${this.host}) did not answer within ${seconds(this.timeoutMs)}; try again later.`,
+          503,
+          true,
+        );
       throw new UpstreamError(`The image provider (${this.host}) could not be reached; try again later.`, 503, true);
     } finally {
       clearTimeout(timer);
@@ -77,7 +88,11 @@ export class OpenAiImageGenerator implements PortraitGenerator {
     if (status < 200 || status > 299) {
       const said = this.scrub(providerMessage(text));
       const retry = status === 429 || status >= 500 ? " Try again later." : "";
-      throw new UpstreamError(`The image provider answered ${status}${said ? `: ${said}` : "."}${retry}`, 502, status === 429 || status >= 500);
+      throw new UpstreamError(
+        `The image provider answered ${status}${said ? `: ${said}` : "."}${retry}`,
+        502,
+        status === 429 || status >= 500,
+      );
     }
     let b64: unknown;
     try {
@@ -105,7 +120,7 @@ export class OpenAiImageGenerator implements PortraitGenerator {
       if (key.length < 8) return "";
       out = out.split(key).join("[key]");
     }
-    return out.replace(/\b(sk|key)-[A-Za-z0-9_*.\-]{6,}/g, "[key]");
+    return out.replace(/\b(sk|key)-[A-Za-z0-9_*.-]{6,}/g, "[key]");
   }
 }
 
@@ -115,12 +130,24 @@ function providerMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
     const e = body.error;
-    said = typeof e === "string" ? e : typeof e?.message === "string" ? e.message : typeof body.message === "string" ? body.message : typeof body.detail === "string" ? body.detail : "";
+    said =
+      typeof e === "string"
+        ? e
+        : typeof e?.message === "string"
+          ? e.message
+          : typeof body.message === "string"
+            ? body.message
+            : typeof body.detail === "string"
+              ? body.detail
+              : "";
   } catch {
     // Short plain text is passed on; HTML error pages and binary are not.
     said = !text.trimStart().startsWith("<") && /^[\x20-\x7e\s]*$/.test(text.slice(0, 200)) ? text : "";
   }
-  const one = said.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").replace(/\s+/g, " ").trim();
+  const one = said
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return one.length > 200 ? `${one.slice(0, 199)}…` : one;
 }
 

@@ -28,9 +28,16 @@ beforeAll(async () => {
   const tile = 384;
   mkdirSync(SHEET, { recursive: true });
   const tiles = await Promise.all(
-    portraits.map(async (p, i) => ({ input: await sharp(p.bytes).resize(tile, tile).png().toBuffer(), left: (i % 3) * tile, top: Math.floor(i / 3) * tile })),
+    portraits.map(async (p, i) => ({
+      input: await sharp(p.bytes).resize(tile, tile).png().toBuffer(),
+      left: (i % 3) * tile,
+      top: Math.floor(i / 3) * tile,
+    })),
   );
-  await sharp({ create: { width: 3 * tile, height: 2 * tile, channels: 3, background: "#ffffff" } }).composite(tiles).png().toFile(`${SHEET}/sheet.png`);
+  await sharp({ create: { width: 3 * tile, height: 2 * tile, channels: 3, background: "#ffffff" } })
+    .composite(tiles)
+    .png()
+    .toFile(`${SHEET}/sheet.png`);
 }, 120_000);
 
 describe("embedded portraits", () => {

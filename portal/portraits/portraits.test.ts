@@ -46,7 +46,13 @@ interface Answer {
   json: any;
 }
 
-async function call(cookie: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  cookie: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await portal.app.request(path, {
     method,
     headers: { ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
@@ -64,7 +70,11 @@ async function call(cookie: string | null, method: string, path: string, body?: 
 
 const create = (cookie: string, description: string) => call(cookie, "POST", "/auth/portraits", { description });
 const count = async (table: string) => Number((await portal.client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-const counts = async () => ({ portraits: await count("portraits"), attestations: await count("upload_attestations"), objects: (await stored.list("portraits/")).length });
+const counts = async () => ({
+  portraits: await count("portraits"),
+  attestations: await count("upload_attestations"),
+  objects: (await stored.list("portraits/")).length,
+});
 
 describe("POST /auth/portraits", () => {
   it("draws one portrait and answers 201 with its record", async () => {
@@ -186,7 +196,11 @@ describe("GET /auth/portraits/{id}", () => {
       `/auth/portraits/${"p_" + "a".repeat(200)}`,
     ];
     for (const path of paths) {
-      for (const [method, suffix] of [["GET", ""], ["POST", "/approve"], ["POST", "/regenerate"]] as const) {
+      for (const [method, suffix] of [
+        ["GET", ""],
+        ["POST", "/approve"],
+        ["POST", "/regenerate"],
+      ] as const) {
         const res = await call(ada, method, path + suffix, method === "POST" ? { sha256: portrait.sha256 } : undefined);
         expect(res.status, `${method} ${path}${suffix}`).toBe(404);
         expect(res.json.error.code, `${method} ${path}${suffix}`).toBe("portrait_not_found");
@@ -201,7 +215,14 @@ describe("GET /auth/portraits/{id}", () => {
 
   it("refuses other methods", async () => {
     const { portrait } = (await create(ada, "a serious man")).json;
-    for (const [method, path] of [["PUT", "/auth/portraits"], ["DELETE", "/auth/portraits"], ["DELETE", portrait.url], ["PUT", portrait.url], ["GET", `${portrait.url}/approve`], ["GET", `${portrait.url}/regenerate`]]) {
+    for (const [method, path] of [
+      ["PUT", "/auth/portraits"],
+      ["DELETE", "/auth/portraits"],
+      ["DELETE", portrait.url],
+      ["PUT", portrait.url],
+      ["GET", `${portrait.url}/approve`],
+      ["GET", `${portrait.url}/regenerate`],
+    ]) {
       const res = await call(ada, method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.json.error.code).toBe("method_not_allowed");
@@ -220,7 +241,11 @@ describe("GET /auth/portraits", () => {
     await call(carol, "POST", `${second.url}/approve`, { sha256: second.sha256 });
     const res = await call(carol, "GET", "/auth/portraits");
     expect(res.status).toBe(200);
-    expect(res.json.portraits.map((p: PortraitRecord) => p.portrait_id)).toEqual([third.portrait_id, second.portrait_id, first.portrait_id]);
+    expect(res.json.portraits.map((p: PortraitRecord) => p.portrait_id)).toEqual([
+      third.portrait_id,
+      second.portrait_id,
+      first.portrait_id,
+    ]);
     for (const p of res.json.portraits) expect(Value.Check(PortraitRecord, p)).toBe(true);
     const [, approved, original] = res.json.portraits as PortraitRecord[];
     expect(approved.regenerated_from).toBe(first.portrait_id);
@@ -235,7 +260,9 @@ describe("GET /auth/portraits", () => {
     const everyone = (await call(ada, "GET", "/auth/portraits?limit=1&offset=0&cursor=x&page=2")).json.portraits as PortraitRecord[];
     expect(everyone.length).toBeGreaterThan(1);
     expect(everyone.map((p) => p.portrait_id)).not.toContain(mine.portrait_id);
-    expect((await call(dan, "GET", "/auth/portraits?limit=0")).json.portraits.map((p: PortraitRecord) => p.portrait_id)).toEqual([mine.portrait_id]);
+    expect((await call(dan, "GET", "/auth/portraits?limit=0")).json.portraits.map((p: PortraitRecord) => p.portrait_id)).toEqual([
+      mine.portrait_id,
+    ]);
   });
 
   it("answers nobody signed in with 401, and other methods with the error envelope", async () => {
@@ -259,7 +286,12 @@ describe("POST /auth/portraits/{id}/approve", () => {
     expect(res.json.error.code).toBe("portrait_digest_mismatch");
     expect(res.json.error.message).toMatch(/digest/);
     expect(await count("upload_attestations")).toBe(before);
-    const row = (await portal.client.execute({ sql: "SELECT approved_at, consent_id FROM portraits WHERE portrait_id = ?", args: [portrait.portrait_id] })).rows[0];
+    const row = (
+      await portal.client.execute({
+        sql: "SELECT approved_at, consent_id FROM portraits WHERE portrait_id = ?",
+        args: [portrait.portrait_id],
+      })
+    ).rows[0];
     expect([row.approved_at, row.consent_id]).toEqual([null, null]);
   });
 
@@ -282,7 +314,12 @@ describe("POST /auth/portraits/{id}/approve", () => {
     expect(res.status).toBe(200);
     expect(Value.Check(PortraitApproval, res.json)).toBe(true);
     const { portrait: approved, consent } = res.json;
-    expect(consent).toEqual({ consent_id: expect.stringMatching(/^uc_[A-Za-z0-9]{32}$/), sha256: portrait.sha256, attested_at: expect.any(Number), source_kind: "image" });
+    expect(consent).toEqual({
+      consent_id: expect.stringMatching(/^uc_[A-Za-z0-9]{32}$/),
+      sha256: portrait.sha256,
+      attested_at: expect.any(Number),
+      source_kind: "image",
+    });
     expect(approved).toEqual({ ...portrait, approved_at: consent.attested_at, consent_id: consent.consent_id });
     expect(JSON.stringify(res.json)).not.toContain("ada@example.com");
 
@@ -305,7 +342,9 @@ describe("POST /auth/portraits/{id}/approve", () => {
   it("concurrent approvals leave one attestation", async () => {
     const { portrait } = (await create(ada, "a gentle old man")).json;
     const before = await count("upload_attestations");
-    const answers = await Promise.all(Array.from({ length: 6 }, () => call(ada, "POST", `${portrait.url}/approve`, { sha256: portrait.sha256 })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call(ada, "POST", `${portrait.url}/approve`, { sha256: portrait.sha256 })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
     expect(new Set(answers.map((a) => a.json.consent.consent_id)).size).toBe(1);
     expect(await count("upload_attestations")).toBe(before + 1);
@@ -323,7 +362,13 @@ describe("POST /auth/portraits/{id}/regenerate", () => {
     const next = res.json.portrait;
     expect(Value.Check(PortraitRecord, next)).toBe(true);
     expect(next.portrait_id).not.toBe(first.portrait_id);
-    expect(next).toMatchObject({ description: first.description, regenerated_from: first.portrait_id, approved_at: null, consent_id: null, generator: "embedded" });
+    expect(next).toMatchObject({
+      description: first.description,
+      regenerated_from: first.portrait_id,
+      approved_at: null,
+      consent_id: null,
+      generator: "embedded",
+    });
     expect(next.sha256).not.toBe(first.sha256);
     const newBytes = (await call(ada, "GET", next.url)).bytes;
     expect(Buffer.compare(Buffer.from(newBytes), Buffer.from(oldBytes))).not.toBe(0);
@@ -359,10 +404,17 @@ describe("POST /auth/portraits/{id}/regenerate", () => {
 describe("the file store (the embedded default)", () => {
   it("keeps the bytes as a file and serves them back exactly", async () => {
     const dir = mkdtempSync(join(tmpdir(), "portraits-files-"));
-    const onDisk = await createTestPortal({ portraits: { rasterise: sharpRasterise, size: 64 }, assetStore: (urls) => new FileAssetStore(dir, urls) });
+    const onDisk = await createTestPortal({
+      portraits: { rasterise: sharpRasterise, size: 64 },
+      assetStore: (urls) => new FileAssetStore(dir, urls),
+    });
     try {
       const cookie = await onDisk.signIn("ada@example.com");
-      const made = await onDisk.app.request("/auth/portraits", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ description: "a woman" }) });
+      const made = await onDisk.app.request("/auth/portraits", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ description: "a woman" }),
+      });
       const { portrait } = (await made.json()) as any;
       const folder = createHash("sha256").update("ada@example.com").digest("hex");
       const file = readFileSync(join(dir, "portraits", folder, `${portrait.portrait_id}.png`));
@@ -379,11 +431,20 @@ describe("the file store (the embedded default)", () => {
 describe("the s3 store", () => {
   it("keeps the bytes in the bucket and serves them back exactly (read through a presigned URL)", async () => {
     const s3 = await startLocalS3(["portraits-media"]);
-    const bucket = new S3AssetStore({ bucket: "portraits-media", endpoint: s3.endpoint, region: "us-east-1", credentials: LOCAL_S3_CREDENTIALS });
+    const bucket = new S3AssetStore({
+      bucket: "portraits-media",
+      endpoint: s3.endpoint,
+      region: "us-east-1",
+      credentials: LOCAL_S3_CREDENTIALS,
+    });
     const remote = await createTestPortal({ portraits: { rasterise: sharpRasterise, size: 64 }, assetStore: () => bucket });
     try {
       const cookie = await remote.signIn("ada@example.com");
-      const made = await remote.app.request("/auth/portraits", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ description: "a man" }) });
+      const made = await remote.app.request("/auth/portraits", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ description: "a man" }),
+      });
       const { portrait } = (await made.json()) as any;
       const [object] = await bucket.list("portraits/");
       expect(object.key).toMatch(new RegExp(`/${portrait.portrait_id}\\.png$`));
@@ -402,7 +463,11 @@ describe("when generating or storing fails", () => {
     const bare = await createTestPortal();
     try {
       const cookie = await bare.signIn("ada@example.com");
-      const res = await bare.app.request("/auth/portraits", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ description: "a man" }) });
+      const res = await bare.app.request("/auth/portraits", {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ description: "a man" }),
+      });
       expect(res.status).toBe(503);
       const body = (await res.json()) as any;
       expect(body.error.code).toBe("portrait_generator_unavailable");
@@ -417,7 +482,11 @@ describe("when generating or storing fails", () => {
     let store!: MemoryAssetStore;
     let refuse = false;
     const broken = await createTestPortal({
-      portraits: { rasterise: async () => { throw new Error("librsvg exploded"); } },
+      portraits: {
+        rasterise: async () => {
+          throw new Error("librsvg exploded");
+        },
+      },
     });
     const flaky = await createTestPortal({
       portraits: { rasterise: sharpRasterise, size: 64 },
@@ -433,10 +502,17 @@ describe("when generating or storing fails", () => {
     });
     try {
       const post = async (p: TestPortal, cookie: string) =>
-        p.app.request("/auth/portraits", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ description: "a man" }) });
+        p.app.request("/auth/portraits", {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json" },
+          body: JSON.stringify({ description: "a man" }),
+        });
       const r1 = await post(broken, await broken.signIn("ada@example.com"));
       expect(r1.status).toBe(502);
-      expect(((await r1.json()) as any).error).toEqual({ code: "portrait_generation_failed", message: expect.stringMatching(/could not be drawn: librsvg exploded/) });
+      expect(((await r1.json()) as any).error).toEqual({
+        code: "portrait_generation_failed",
+        message: expect.stringMatching(/could not be drawn: librsvg exploded/),
+      });
       expect(Number((await broken.client.execute("SELECT count(*) AS n FROM portraits")).rows[0].n)).toBe(0);
 
       refuse = true;

@@ -21,7 +21,9 @@ export function portraitRoutes(portraits: PortraitService): Hono<PortalHonoEnv> 
 
   app.post("/auth/portraits", async (c) => c.json({ portrait: await portraits.create(owner(c), await readBody(c)) }, 201));
 
-  app.post("/auth/portraits/:id{.+}/approve", async (c) => c.json(await portraits.approve(owner(c), c.req.param("id"), await readBody(c)), 200));
+  app.post("/auth/portraits/:id{.+}/approve", async (c) =>
+    c.json(await portraits.approve(owner(c), c.req.param("id"), await readBody(c)), 200),
+  );
 
   app.post("/auth/portraits/:id{.+}/regenerate", async (c) =>
     c.json({ portrait: await portraits.regenerate(owner(c), c.req.param("id"), await readBody(c)) }, 201),

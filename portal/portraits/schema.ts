@@ -42,19 +42,26 @@ const invalid = (message: string) => new ApiError(400, "invalid_body", message);
 
 /** A persona description: a string, trimmed, 1 to 1000 characters, no control characters. */
 export function parseDescription(raw: unknown, field = "description"): string {
-  if (typeof raw !== "string") throw invalid(`Send the persona as the string field \`${field}\`, e.g. {"description": "a friendly woman in her forties with short grey hair and glasses"}.`);
+  if (typeof raw !== "string")
+    throw invalid(
+      `Send the persona as the string field \`${field}\`, e.g. {"description": "a friendly woman in her forties with short grey hair and glasses"}.`,
+    );
   const text = raw.trim();
-  if (text.length === 0) throw invalid(`\`${field}\` is empty: describe the person to draw (hair, skin, eyes, age, glasses, beard, clothes, mood).`);
+  if (text.length === 0)
+    throw invalid(`\`${field}\` is empty: describe the person to draw (hair, skin, eyes, age, glasses, beard, clothes, mood).`);
   const chars = [...text].length;
   if (chars > DESCRIPTION_MAX_CHARS) throw invalid(`\`${field}\` is ${chars} characters long; at most ${DESCRIPTION_MAX_CHARS}.`);
-  if (/[\p{Cc}\u2028\u2029]/u.test(text)) throw invalid(`\`${field}\` contains control characters (a line break, tab or similar); send one line of text.`);
+  if (/[\p{Cc}\u2028\u2029]/u.test(text))
+    throw invalid(`\`${field}\` contains control characters (a line break, tab or similar); send one line of text.`);
   return text;
 }
 
 /** `{sha256}`: the digest of the exact bytes the person looked at, 64 hexadecimal characters. */
 export function parseDigest(raw: unknown): string {
   if (typeof raw !== "string" || !/^[0-9a-fA-F]{64}$/.test(raw)) {
-    throw invalid("`sha256` must be the SHA-256 of the portrait bytes you looked at (the X-Portrait-Sha256 header of GET /auth/portraits/{id}): 64 hexadecimal characters.");
+    throw invalid(
+      "`sha256` must be the SHA-256 of the portrait bytes you looked at (the X-Portrait-Sha256 header of GET /auth/portraits/{id}): 64 hexadecimal characters.",
+    );
   }
   return raw.toLowerCase();
 }

@@ -11,14 +11,7 @@ import { isObject } from "../avatars/schema.ts";
 import { UNREADABLE } from "../http/read-body.ts";
 import { isServed, type AssetStore } from "../storage/asset-store.ts";
 import type { PortraitGenerator } from "./generator.ts";
-import {
-  addressablePortraitId,
-  parseDescription,
-  parseDigest,
-  portraitId,
-  portraitNotFound,
-  type PortraitApproval,
-} from "./schema.ts";
+import { addressablePortraitId, parseDescription, parseDigest, portraitId, portraitNotFound, type PortraitApproval } from "./schema.ts";
 import type { PortraitContentType, PortraitRecord } from "../../shared/wire/portraits.ts";
 import type { PortraitStore } from "./store.ts";
 
@@ -135,7 +128,11 @@ export class PortraitService {
     const row = await this.o.store.get(owner, id);
     if (!row) throw portraitNotFound();
     if (row.sha256 !== sha256) {
-      throw new ApiError(409, "portrait_digest_mismatch", "That digest is not the digest of this portrait's bytes: fetch GET /auth/portraits/{id} again and approve what you see (its X-Portrait-Sha256 header).");
+      throw new ApiError(
+        409,
+        "portrait_digest_mismatch",
+        "That digest is not the digest of this portrait's bytes: fetch GET /auth/portraits/{id} again and approve what you see (its X-Portrait-Sha256 header).",
+      );
     }
     const approved = row.consentId ? row : await this.o.store.approve(owner, id, sha256, opaqueId("uc_"), this.o.now());
     if (!approved?.consentId) throw portraitNotFound();

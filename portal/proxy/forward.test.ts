@@ -16,9 +16,13 @@ beforeAll(async () => {
     for await (const c of req) chunks.push(c as Buffer);
     seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
     if (req.url === "/api/forbidden") {
-      res.writeHead(403, { "content-type": "application/json", "x-box": "yes" }).end(JSON.stringify({ error: { code: "gpu_type_owner_only", message: "no" } }));
+      res
+        .writeHead(403, { "content-type": "application/json", "x-box": "yes" })
+        .end(JSON.stringify({ error: { code: "gpu_type_owner_only", message: "no" } }));
     } else if (req.url === "/api/avatar/clips/retry") {
-      res.writeHead(403, { "content-type": "application/json", "x-box": "yes" }).end(JSON.stringify({ error: { code: "consent_required", message: "no consent" } }));
+      res
+        .writeHead(403, { "content-type": "application/json", "x-box": "yes" })
+        .end(JSON.stringify({ error: { code: "consent_required", message: "no consent" } }));
     } else if (req.url === "/api/chat") {
       res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
       res.write('{"type":"reply_chunk","text":"Hel');
@@ -38,7 +42,16 @@ afterAll(async () => {
 
 describe("forwarding box paths", () => {
   it("forwards each box path with its query and method", async () => {
-    for (const path of ["/health", "/api/avatars?x=1", "/v1/streaming.create_token", "/connect", "/offer", "/disconnect", "/conversations?limit=2", "/conversations/abc"]) {
+    for (const path of [
+      "/health",
+      "/api/avatars?x=1",
+      "/v1/streaming.create_token",
+      "/connect",
+      "/offer",
+      "/disconnect",
+      "/conversations?limit=2",
+      "/conversations/abc",
+    ]) {
       const res = await portal.app.request(path, { method: path === "/health" ? "GET" : "POST" });
       expect(res.status).toBe(200);
       expect((await res.json()).path).toBe(path);

@@ -23,7 +23,17 @@ export function isBoxPath(path: string): boolean {
   );
 }
 
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host"];
+const HOP_BY_HOP = [
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+];
 
 /** The cookie header without the portal's own session: the planes share no credential (fact 3). */
 export function withoutPortalCookie(cookie: string | null): string | null {

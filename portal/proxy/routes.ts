@@ -18,7 +18,11 @@ export function proxyRoutes(opts: ProxyRouteOptions): Hono<PortalHonoEnv> {
       if (!base) throw new ApiError(503, "box_not_running", "No box is running. An administrator can start one (POST /auth/gpu/launch).");
       if ((c.req.header("upgrade") ?? "").toLowerCase() === "websocket") {
         // The runtime entry proxies WebSocket upgrades itself; reaching here means it cannot.
-        throw new ApiError(501, "websocket_proxy_unavailable", "This runtime does not forward WebSocket upgrades; connect to the box directly.");
+        throw new ApiError(
+          501,
+          "websocket_proxy_unavailable",
+          "This runtime does not forward WebSocket upgrades; connect to the box directly.",
+        );
       }
       return forwardToBox(c.req.raw, base, opts);
     });

@@ -31,7 +31,8 @@ export interface BoxLink {
 
 const HANDSHAKE = ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "accept-encoding"];
 /** Close codes a peer may send in a close frame (1005, 1006 and 1015 are reserved for reporting). */
-export const sendable = (code: number) => code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+export const sendable = (code: number) =>
+  code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 
 export function isWebSocketUpgrade(req: Request): boolean {
   return (req.headers.get("upgrade") ?? "").toLowerCase() === "websocket" && isBoxPath(new URL(req.url).pathname);
@@ -40,7 +41,8 @@ export function isWebSocketUpgrade(req: Request): boolean {
 const json = (status: number, body: unknown) => Response.json(body, { status });
 
 /** The 400 a binding answers when its runtime would not upgrade the browser. */
-export const upgradeFailed = () => json(400, errorBody(new ApiError(400, "upgrade_failed", "The WebSocket upgrade could not be completed."), "nested"));
+export const upgradeFailed = () =>
+  json(400, errorBody(new ApiError(400, "upgrade_failed", "The WebSocket upgrade could not be completed."), "nested"));
 
 /** Closes a standard WebSocket; a code the runtime will not put in a close frame closes it plainly. */
 export function closeWebSocket(ws: WebSocket, code: number, reason: string): void {
@@ -53,7 +55,11 @@ export function closeWebSocket(ws: WebSocket, code: number, reason: string): voi
 }
 
 /** Opens the box's side of the socket `req` asks for: a link once the box accepted, else the answer to give the browser. */
-export async function openBoxLink(req: Request, boxUrl: () => string | null, openTimeoutMs: number): Promise<{ link: BoxLink } | { refusal: Response }> {
+export async function openBoxLink(
+  req: Request,
+  boxUrl: () => string | null,
+  openTimeoutMs: number,
+): Promise<{ link: BoxLink } | { refusal: Response }> {
   const base = boxUrl();
   if (!base) return { refusal: json(503, errorBody(new ApiError(503, "box_not_running", "No box is running."), "nested")) };
   const inbound = new URL(req.url);
@@ -61,7 +67,10 @@ export async function openBoxLink(req: Request, boxUrl: () => string | null, ope
   target.protocol = target.protocol === "https:" ? "wss:" : "ws:";
   const headers = upstreamRequestHeaders(req);
   for (const h of HANDSHAKE) headers.delete(h);
-  const protocols = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
 
   // Bun's and Deno's WebSocket take request headers in an options bag (the box reads the forwarded host and cookies).
   const upstream = new WebSocket(target.href, { headers: Object.fromEntries(headers), protocols } as unknown as string[]);
@@ -119,7 +128,10 @@ async function refusalFromBox(target: URL, headers: Headers): Promise<Response> 
   try {
     const res = await fetch(http, { headers, redirect: "manual", signal: AbortSignal.timeout(5000) });
     if (res.status === 401 || res.status === 404 || res.status === 409 || res.status === 403) {
-      return new Response(res.body, { status: res.status === 403 ? 409 : res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json" } });
+      return new Response(res.body, {
+        status: res.status === 403 ? 409 : res.status,
+        headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
+      });
     }
     await res.body?.cancel();
   } catch {

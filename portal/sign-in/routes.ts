@@ -34,7 +34,7 @@ export function signInRoutes(deps: SignInRouteDeps): Hono<PortalHonoEnv> {
   app.post("/auth/request-link", async (c) => {
     requireJson(c);
     const body = await readJsonObject(c);
-    if (!Value.Check(RequestLinkBody, body)) throw new ApiError(400, "invalid_body", "Send {\"email\": string}.");
+    if (!Value.Check(RequestLinkBody, body)) throw new ApiError(400, "invalid_body", 'Send {"email": string}.');
     await deps.signIn.requestLink(body.email, body.next, deps.publicUrl ?? new URL(c.req.url).origin);
     return c.json(NEUTRAL_LINK_ANSWER, 200);
   });
@@ -63,7 +63,7 @@ export function signInRoutes(deps: SignInRouteDeps): Hono<PortalHonoEnv> {
     if (!idToken) {
       requireJson(c);
       const body = await readJsonObject(c);
-      if (!Value.Check(ExchangeBody, body)) throw new ApiError(400, "invalid_body", "Send {\"id_token\": string}.");
+      if (!Value.Check(ExchangeBody, body)) throw new ApiError(400, "invalid_body", 'Send {"id_token": string}.');
       idToken = body.id_token;
     }
     const session = await deps.signIn.exchange(idToken);

@@ -67,7 +67,11 @@ export class SignInService {
 
   /** Redeems a link once; returns the session cookie value and where to go. */
   async redeem(token: string | undefined): Promise<{ cookie: string; expiresAt: number; next: string }> {
-    const invalid = new ApiError(400, "invalid_link", "This sign-in link is not valid, was already used, or has expired. Ask for a new one.");
+    const invalid = new ApiError(
+      400,
+      "invalid_link",
+      "This sign-in link is not valid, was already used, or has expired. Ask for a new one.",
+    );
     if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid;
     const link = await this.opts.links.redeem(await sha256Hex(token), this.nowSeconds());
     if (!link) throw invalid;

@@ -197,7 +197,11 @@ describe("mail transports", () => {
   it("writes the link into an outbox folder", async () => {
     const dir = mkdtempSync(join(tmpdir(), "portal-outbox-"));
     try {
-      await new OutboxMailer(dir).send({ to: "o@example.com", subject: "Your sign-in link", text: "go: http://x/auth/callback?token=abc\n" });
+      await new OutboxMailer(dir).send({
+        to: "o@example.com",
+        subject: "Your sign-in link",
+        text: "go: http://x/auth/callback?token=abc\n",
+      });
       const files = readdirSync(dir);
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/\.eml$/);

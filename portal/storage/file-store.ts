@@ -45,14 +45,12 @@ export class FileAssetStore implements ServedAssetStore {
     return assetPath(this.root, key);
   }
 
-
   async put(key: string, bytes: Uint8Array, _contentType: string): Promise<void> {
     this.pathOf(key); // a bad key is the caller's fault (a plain Error), not a store failure
     await writeAssetFile(this.root, key, bytes).catch((err: Error) => {
       throw new AssetStoreError(`could not write ${key} to the asset folder: ${err.message}`, false, { cause: err });
     });
   }
-
 
   async list(prefix: string): Promise<AssetObject[]> {
     // Walk only the folder the prefix names (its part up to the last `/`), then match whole keys.
@@ -130,7 +128,10 @@ export class FileAssetStore implements ServedAssetStore {
       size: s.size,
       updatedAt: Math.floor(s.mtimeMs / 1000),
       // One handle from open to the last byte: a file replaced meanwhile is served whole, old or new.
-      body: (range) => Readable.toWeb(fh.createReadStream({ start: range?.start ?? 0, end: range?.end ?? Math.max(0, s.size - 1), autoClose: true })) as unknown as ReadableStream<Uint8Array>,
+      body: (range) =>
+        Readable.toWeb(
+          fh.createReadStream({ start: range?.start ?? 0, end: range?.end ?? Math.max(0, s.size - 1), autoClose: true }),
+        ) as unknown as ReadableStream<Uint8Array>,
       close: () => fh.close(),
     };
   }

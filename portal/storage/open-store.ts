@@ -5,9 +5,7 @@ import type { AssetStore } from "./asset-store.ts";
 import { FileAssetStore } from "./file-store.ts";
 import type { AssetUrlSigner } from "./signed-path.ts";
 
-export type StorageConfig =
-  | { kind: "file" }
-  | { kind: "s3"; bucket: string; region: string | null; endpoint: string | null };
+export type StorageConfig = { kind: "file" } | { kind: "s3"; bucket: string; region: string | null; endpoint: string | null };
 
 /** The folder the `file` store keeps media in; a local box archives into the same one (BOX_ASSET_DIR). */
 export function assetDir(dataDir: string): string {
@@ -30,7 +28,11 @@ export async function assetStoreFactory(cfg: StorageConfig, dataDir: string): Pr
  * folder as BOX_ASSET_DIR, or the bucket as BOX_ASSET_STORE=s3 + BOX_S3_* (the box signs its
  * writes with its own AWS credential chain). An operator's own BOX_ASSET_STORE/BOX_ASSET_DIR win.
  */
-export function boxArchiveEnv(cfg: StorageConfig, dataDir: string, inherited: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function boxArchiveEnv(
+  cfg: StorageConfig,
+  dataDir: string,
+  inherited: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   if (inherited.BOX_ASSET_STORE || inherited.BOX_ASSET_DIR) return {};
   if (cfg.kind === "file") return { BOX_ASSET_DIR: assetDir(dataDir) };
   return {

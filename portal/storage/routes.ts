@@ -22,7 +22,13 @@ export function signedAssetRoutes(store: ServedAssetStore, urls: AssetUrlSigner,
     // The raw path: what was signed. (A decoded or normalised one would let two paths share a signature.)
     const check = await urls.check(url.pathname, url.searchParams.get("exp"), url.searchParams.get("sig"));
     if (!check.ok) {
-      throw new ApiError(404, "asset_not_found", check.reason === "expired" ? `This asset link has expired; ${REFRESH}.` : `No asset at this link (it is not a valid signed link); ${REFRESH}.`);
+      throw new ApiError(
+        404,
+        "asset_not_found",
+        check.reason === "expired"
+          ? `This asset link has expired; ${REFRESH}.`
+          : `No asset at this link (it is not a valid signed link); ${REFRESH}.`,
+      );
     }
     const handle = await store.open(check.key);
     if (!handle) throw new ApiError(404, "asset_not_found", `No asset at this link (it was erased or replaced); ${REFRESH}.`);

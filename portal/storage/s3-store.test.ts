@@ -33,7 +33,11 @@ describe("S3AssetStore on a local S3 server", () => {
     const u = new URL(url);
     expect(u.origin).toBe(s3.endpoint);
     expect(u.pathname).toBe(`/${BUCKET}/${key}`);
-    expect(Object.fromEntries(u.searchParams)).toMatchObject({ "X-Amz-Algorithm": "AWS4-HMAC-SHA256", "X-Amz-Expires": "120", "X-Amz-SignedHeaders": "host" });
+    expect(Object.fromEntries(u.searchParams)).toMatchObject({
+      "X-Amz-Algorithm": "AWS4-HMAC-SHA256",
+      "X-Amz-Expires": "120",
+      "X-Amz-SignedHeaders": "host",
+    });
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
@@ -52,7 +56,10 @@ describe("S3AssetStore on a local S3 server", () => {
     const good = await store.signedGetUrl(key, 60);
     expect((await fetch(good)).status).toBe(200);
     const sig = new URL(good).searchParams.get("X-Amz-Signature")!;
-    const tampered = good.replace(sig, sig.replace(/^./, (c) => (c === "0" ? "1" : "0")));
+    const tampered = good.replace(
+      sig,
+      sig.replace(/^./, (c) => (c === "0" ? "1" : "0")),
+    );
     expect((await fetch(tampered)).status).toBe(403);
     const other = await portraitKey("ada@example.com", "ada");
     expect((await fetch(good.replace(key, other))).status).toBe(403);
@@ -81,9 +88,17 @@ describe("S3AssetStore on a local S3 server", () => {
     const adam = await avatarPrefix("ada@example.com", "adam");
     await store.put(ada + "portrait.png", PNG, "image/png");
     // Names the layout does not have (store.put refuses them, so straight through the S3 API).
-    const foreign = [ada + "clip-happy.mp4.part-1234", ada + "Notes From Ops.TXT", ada + ".hidden", ada + "old/deep/clip-sad.mp4", ada + "clip-unknowntone.mp4"];
-    for (const Key of [...foreign, adam + "portrait.png"]) await store.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PNG }));
-    const keysUnder = async (Prefix: string) => ((await store.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix }))).Contents ?? []).map((o) => o.Key);
+    const foreign = [
+      ada + "clip-happy.mp4.part-1234",
+      ada + "Notes From Ops.TXT",
+      ada + ".hidden",
+      ada + "old/deep/clip-sad.mp4",
+      ada + "clip-unknowntone.mp4",
+    ];
+    for (const Key of [...foreign, adam + "portrait.png"])
+      await store.client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PNG }));
+    const keysUnder = async (Prefix: string) =>
+      ((await store.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix }))).Contents ?? []).map((o) => o.Key);
     expect(await keysUnder(ada)).toHaveLength(foreign.length + 1);
 
     await archivedMediaOf(store).erase("ada@example.com", "ada");
@@ -103,7 +118,11 @@ describe("S3AssetStore on a local S3 server", () => {
         }
         const from = Number(cmd.input.ContinuationToken ?? 0);
         const next = from + 10 < keys.length ? String(from + 10) : undefined;
-        return { Contents: keys.slice(from, from + 10).map((Key) => ({ Key, Size: 10, LastModified: new Date(0) })), IsTruncated: next !== undefined, NextContinuationToken: next };
+        return {
+          Contents: keys.slice(from, from + 10).map((Key) => ({ Key, Size: 10, LastModified: new Date(0) })),
+          IsTruncated: next !== undefined,
+          NextContinuationToken: next,
+        };
       },
     } as unknown as S3Client;
     await new S3AssetStore({ bucket: BUCKET, client }).delete("many/");
@@ -121,7 +140,11 @@ describe("S3AssetStore on a local S3 server", () => {
         const from = Number(cmd.input.ContinuationToken ?? 0);
         const page = keys.slice(from, from + 10);
         const next = from + 10 < keys.length ? String(from + 10) : undefined;
-        return { Contents: page.map((Key) => ({ Key, Size: 10, LastModified: new Date(0) })), IsTruncated: next !== undefined, NextContinuationToken: next };
+        return {
+          Contents: page.map((Key) => ({ Key, Size: 10, LastModified: new Date(0) })),
+          IsTruncated: next !== undefined,
+          NextContinuationToken: next,
+        };
       },
     } as unknown as S3Client;
     const paged = new S3AssetStore({ bucket: BUCKET, client });
@@ -133,7 +156,10 @@ describe("S3AssetStore on a local S3 server", () => {
     const missing = storeAt({ bucket: "no-such-bucket" });
     await expect(missing.list("avatars/")).rejects.toMatchObject({ name: "AssetStoreError", status: 502, retryable: false });
     const wrong = storeAt({ credentials: { accessKeyId: "S3RVER", secretAccessKey: "wrong" } });
-    await expect(wrong.put("avatars/x/portrait.png", PNG, "image/png")).rejects.toMatchObject({ name: "AssetStoreError", retryable: false });
+    await expect(wrong.put("avatars/x/portrait.png", PNG, "image/png")).rejects.toMatchObject({
+      name: "AssetStoreError",
+      retryable: false,
+    });
     expect(s3.refused.at(-1)).toMatchObject({ why: "SignatureDoesNotMatch" });
     expect(await store.list("avatars/x/")).toEqual([]);
   });
@@ -159,7 +185,10 @@ describe("GET /auth/avatars/{id}/assets on the s3 store", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.assets.map((a: { filename: string }) => a.filename)).toEqual(["portrait.png", "clip-neutral.mp4"]);
-    for (const [a, bytes] of [[body.assets[0], PNG], [body.assets[1], MP4]] as const) {
+    for (const [a, bytes] of [
+      [body.assets[0], PNG],
+      [body.assets[1], MP4],
+    ] as const) {
       expect(a.url.startsWith(`${s3.endpoint}/${BUCKET}/avatars/`)).toBe(true);
       expect(new URL(a.url).searchParams.get("X-Amz-Expires")).toBe(String(body.expires_in));
       expect(new Uint8Array(await (await fetch(a.url)).arrayBuffer())).toEqual(bytes);

@@ -58,7 +58,9 @@ export class S3AssetStore implements AssetStore {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     checkKey(key);
-    await guard(`write ${key}`, () => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType })));
+    await guard(`write ${key}`, () =>
+      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType })),
+    );
   }
 
   /** Every object under `prefix`, whatever its name (ListObjectsV2, page after page). */
@@ -66,7 +68,11 @@ export class S3AssetStore implements AssetStore {
     const out: _Object[] = [];
     let token: string | undefined;
     do {
-      const page = await guard(`list ${prefix}`, () => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: this.pageSize })));
+      const page = await guard(`list ${prefix}`, () =>
+        this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token, MaxKeys: this.pageSize }),
+        ),
+      );
       out.push(...(page.Contents ?? []));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -91,16 +97,25 @@ export class S3AssetStore implements AssetStore {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const r = await guard(`delete ${prefix}`, () =>
-        this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })),
+        this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        ),
       );
-      if (r.Errors?.length) throw new AssetStoreError(`could not delete ${r.Errors.length} objects under ${prefix}: ${r.Errors[0].Code} ${r.Errors[0].Message ?? ""}`, true);
+      if (r.Errors?.length)
+        throw new AssetStoreError(
+          `could not delete ${r.Errors.length} objects under ${prefix}: ${r.Errors[0].Code} ${r.Errors[0].Message ?? ""}`,
+          true,
+        );
     }
   }
 
   async signedGetUrl(key: string, expiresIn: number): Promise<string> {
     checkKey(key);
-    if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_URL_SECONDS) throw new Error(`expiresIn must be 1..${MAX_URL_SECONDS} seconds`);
-    return guard(`sign a URL for ${key}`, () => getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn, signingDate: this.now() }));
+    if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_URL_SECONDS)
+      throw new Error(`expiresIn must be 1..${MAX_URL_SECONDS} seconds`);
+    return guard(`sign a URL for ${key}`, () =>
+      getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn, signingDate: this.now() }),
+    );
   }
 }
 
@@ -112,7 +127,7 @@ async function guard<T>(what: string, op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {
-    const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode ?? 0 : 0;
+    const status = err instanceof S3ServiceException ? (err.$metadata.httpStatusCode ?? 0) : 0;
     // Throttling, a 5xx or no answer at all may pass; a refusal (403 credentials, 404 bucket) will not.
     const retryable = status === 0 || status === 429 || status === 503 || status >= 500;
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);

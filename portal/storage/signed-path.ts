@@ -24,7 +24,8 @@ export class AssetUrlSigner {
   /** A path-and-query URL for `key`, valid for `expiresIn` seconds (1 .. 7 days). */
   async url(key: string, expiresIn: number): Promise<string> {
     if (!isAssetKey(key)) throw new Error(`not an asset key: ${JSON.stringify(key).slice(0, 80)}`);
-    if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_URL_SECONDS) throw new Error(`expiresIn must be 1..${MAX_URL_SECONDS} seconds`);
+    if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_URL_SECONDS)
+      throw new Error(`expiresIn must be 1..${MAX_URL_SECONDS} seconds`);
     const path = ASSET_PATH_PREFIX + key;
     const exp = this.now() + expiresIn;
     return `${path}?exp=${exp}&sig=${await this.sign(path, exp)}`;
@@ -32,7 +33,8 @@ export class AssetUrlSigner {
 
   /** Checks a request's raw (undecoded) path and its `exp`/`sig` query values. */
   async check(rawPath: string, exp: string | null | undefined, sig: string | null | undefined): Promise<AssetUrlCheck> {
-    if (!rawPath.startsWith(ASSET_PATH_PREFIX) || !exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{16,128}$/.test(sig)) return { ok: false, reason: "invalid" };
+    if (!rawPath.startsWith(ASSET_PATH_PREFIX) || !exp || !sig || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{16,128}$/.test(sig))
+      return { ok: false, reason: "invalid" };
     const key = rawPath.slice(ASSET_PATH_PREFIX.length);
     if (!isAssetKey(key)) return { ok: false, reason: "invalid" };
     const expiresAt = Number(exp);

@@ -33,7 +33,12 @@ describe("SigV4 query signing, AWS's published GET object example", () => {
       { method: "GET", protocol: "https:", hostname: EXAMPLE.host, path: EXAMPLE.path, query: {}, headers: { host: EXAMPLE.host } },
       // The S3 presigner also states the payload hash (UNSIGNED-PAYLOAD, the example's too) as an
       // X-Amz-Content-Sha256 query parameter, which the example leaves out: keep it a header, unsigned.
-      { signingDate: EXAMPLE.date, expiresIn: EXAMPLE.expires, unhoistableHeaders: new Set(["x-amz-content-sha256"]), unsignableHeaders: new Set(["x-amz-content-sha256"]) },
+      {
+        signingDate: EXAMPLE.date,
+        expiresIn: EXAMPLE.expires,
+        unhoistableHeaders: new Set(["x-amz-content-sha256"]),
+        unsignableHeaders: new Set(["x-amz-content-sha256"]),
+      },
     );
     expect(signed.query?.["X-Amz-Signature"]).toBe(EXAMPLE.signature);
     expect(signed.query).toEqual({
@@ -66,23 +71,51 @@ describe("SigV4 query signing, AWS's published GET object example", () => {
     const req = (url: string) => ({ method: "GET", url: new URL(url).pathname + new URL(url).search, headers: { host: EXAMPLE.host } });
     const secretOf = (id: string) => (id === EXAMPLE.credentials.accessKeyId ? EXAMPLE.credentials.secretAccessKey : undefined);
     expect(verifyS3Request(req(EXAMPLE.url), secretOf, atThen)).toEqual({ ok: true });
-    expect(verifyS3Request(req(EXAMPLE.url.replace("aeeed9", "aeeed8")), secretOf, atThen)).toEqual({ ok: false, why: "SignatureDoesNotMatch" });
-    expect(verifyS3Request(req(EXAMPLE.url), secretOf, new Date(EXAMPLE.date.getTime() + 86401_000))).toEqual({ ok: false, why: "Request has expired" });
+    expect(verifyS3Request(req(EXAMPLE.url.replace("aeeed9", "aeeed8")), secretOf, atThen)).toEqual({
+      ok: false,
+      why: "SignatureDoesNotMatch",
+    });
+    expect(verifyS3Request(req(EXAMPLE.url), secretOf, new Date(EXAMPLE.date.getTime() + 86401_000))).toEqual({
+      ok: false,
+      why: "Request has expired",
+    });
   });
 
   it("the store's signedGetUrl, pinned to the example's clock and credentials, signs exactly as SigV4 prescribes", async () => {
-    const store = new S3AssetStore({ bucket: "examplebucket", region: EXAMPLE.region, credentials: EXAMPLE.credentials, now: () => EXAMPLE.date });
+    const store = new S3AssetStore({
+      bucket: "examplebucket",
+      region: EXAMPLE.region,
+      credentials: EXAMPLE.credentials,
+      now: () => EXAMPLE.date,
+    });
     const url = new URL(await store.signedGetUrl("test.txt", EXAMPLE.expires));
     // Virtual-hosted addressing on AWS itself (no endpoint set); the SDK names the region in the host.
     expect(url.host).toMatch(/^examplebucket\.s3(\.us-east-1)?\.amazonaws\.com$/);
     expect(url.pathname).toBe(EXAMPLE.path);
     const q = Object.fromEntries(url.searchParams);
-    expect(q).toMatchObject({ "X-Amz-Content-Sha256": "UNSIGNED-PAYLOAD", "x-id": "GetObject", "X-Amz-Credential": "AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request", "X-Amz-Date": "20130524T000000Z", "X-Amz-Expires": "86400", "X-Amz-SignedHeaders": "host" });
-    const verdict = verifyS3Request({ method: "GET", url: url.pathname + url.search, headers: { host: url.host } }, () => EXAMPLE.credentials.secretAccessKey, new Date(EXAMPLE.date.getTime() + 1000));
+    expect(q).toMatchObject({
+      "X-Amz-Content-Sha256": "UNSIGNED-PAYLOAD",
+      "x-id": "GetObject",
+      "X-Amz-Credential": "AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request",
+      "X-Amz-Date": "20130524T000000Z",
+      "X-Amz-Expires": "86400",
+      "X-Amz-SignedHeaders": "host",
+    });
+    const verdict = verifyS3Request(
+      { method: "GET", url: url.pathname + url.search, headers: { host: url.host } },
+      () => EXAMPLE.credentials.secretAccessKey,
+      new Date(EXAMPLE.date.getTime() + 1000),
+    );
     expect(verdict).toEqual({ ok: true });
     // And with the presigner's extra parameters taken out, the signature is the published one.
     const signed = new URL(EXAMPLE.url);
-    expect(verifyS3Request({ method: "GET", url: signed.pathname + signed.search, headers: { host: EXAMPLE.host } }, () => EXAMPLE.credentials.secretAccessKey, new Date(EXAMPLE.date.getTime() + 1000))).toEqual({ ok: true });
+    expect(
+      verifyS3Request(
+        { method: "GET", url: signed.pathname + signed.search, headers: { host: EXAMPLE.host } },
+        () => EXAMPLE.credentials.secretAccessKey,
+        new Date(EXAMPLE.date.getTime() + 1000),
+      ),
+    ).toEqual({ ok: true });
     store.client.destroy();
   });
 });

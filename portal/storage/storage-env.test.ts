@@ -12,13 +12,25 @@ describe("PORTAL_STORAGE", () => {
   });
 
   it("s3 takes the bucket, region and endpoint (trailing slash dropped); credentials stay with the SDK chain", () => {
-    expect(readPortalEnv({ PORTAL_STORAGE: "S3", PORTAL_S3_BUCKET: "media", PORTAL_S3_REGION: "ap-southeast-2", PORTAL_S3_ENDPOINT: "http://127.0.0.1:9000/" }).storage).toEqual({
+    expect(
+      readPortalEnv({
+        PORTAL_STORAGE: "S3",
+        PORTAL_S3_BUCKET: "media",
+        PORTAL_S3_REGION: "ap-southeast-2",
+        PORTAL_S3_ENDPOINT: "http://127.0.0.1:9000/",
+      }).storage,
+    ).toEqual({
       kind: "s3",
       bucket: "media",
       region: "ap-southeast-2",
       endpoint: "http://127.0.0.1:9000",
     });
-    expect(readPortalEnv({ PORTAL_STORAGE: "s3", PORTAL_S3_BUCKET: "media" }).storage).toEqual({ kind: "s3", bucket: "media", region: null, endpoint: null });
+    expect(readPortalEnv({ PORTAL_STORAGE: "s3", PORTAL_S3_BUCKET: "media" }).storage).toEqual({
+      kind: "s3",
+      bucket: "media",
+      region: null,
+      endpoint: null,
+    });
   });
 
   it("refuses an unknown kind, s3 without a bucket, and an endpoint that is not a URL", () => {

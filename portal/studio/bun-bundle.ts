@@ -12,7 +12,12 @@ export async function buildStudioScript(entry = STUDIO_ENTRY): Promise<StudioScr
     throw new Error(`Bun.build failed: ${result.logs.map((l) => String(l)).join("\n") || "no output"}`);
   }
   const code = await result.outputs[0].text();
-  return { code, gzip: Bun.gzipSync(code, { level: 9 }), etag: `"${Bun.hash(code).toString(16)}"`, ms: Math.round(performance.now() - started) };
+  return {
+    code,
+    gzip: Bun.gzipSync(code, { level: 9 }),
+    etag: `"${Bun.hash(code).toString(16)}"`,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 /** A provider for `studio.script`: the first call builds, later calls share that build (a failed one is retried). */
@@ -21,7 +26,9 @@ export function studioScriptProvider(log: (msg: string, err?: unknown) => void):
   return () =>
     (built ??= buildStudioScript().then(
       (s) => {
-        log(`portal: studio script built in ${s.ms} ms (${(s.code.length / 1024).toFixed(1)} KB, ${((s.gzip?.length ?? 0) / 1024).toFixed(1)} KB gzip)`);
+        log(
+          `portal: studio script built in ${s.ms} ms (${(s.code.length / 1024).toFixed(1)} KB, ${((s.gzip?.length ?? 0) / 1024).toFixed(1)} KB gzip)`,
+        );
         return s;
       },
       (err) => {

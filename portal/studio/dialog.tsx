@@ -4,7 +4,13 @@
 // has the focus, so Enter or Escape never does the irreversible thing by accident.
 import type { Child } from "hono/jsx";
 
-export function ConfirmDialog(props: { name: string; title: Child; keep: string; act: { value: string; label: string; tone: "danger" | "primary" }; children?: Child }) {
+export function ConfirmDialog(props: {
+  name: string;
+  title: Child;
+  keep: string;
+  act: { value: string; label: string; tone: "danger" | "primary" };
+  children?: Child;
+}) {
   const { name } = props;
   return (
     <dialog id={`${name}-dialog`} aria-labelledby={`${name}-title`} aria-describedby={`${name}-what`}>

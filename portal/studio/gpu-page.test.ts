@@ -9,7 +9,6 @@ import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import { gpuWords, NO_DRIVER } from "./browser/gpu.ts";
 import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
-
 let portal: TestPortal;
 let root: string;
 let ada: string;
@@ -24,7 +23,6 @@ afterAll(() => portal.close());
 
 const get = (path: string, cookie?: string) => portal.app.request(path, { headers: cookie ? { cookie } : {} });
 
-
 describe("the GPU page", () => {
   it("sends a signed-out visitor to sign in, coming back here", async () => {
     const res = await get("/studio/gpu");
@@ -33,7 +31,9 @@ describe("the GPU page", () => {
   });
 
   it("gives an administrator the controls, labelled, with a terminate dialog that keeps the box by default, and no secret", async () => {
-    const { credential } = await (await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie: root } })).json();
+    const { credential } = await (
+      await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie: root } })
+    ).json();
     const res = await get("/studio/gpu", root);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
@@ -44,9 +44,12 @@ describe("the GPU page", () => {
     expect(html).toContain('data-page="gpu"');
     expect(html).toContain('data-admin="1"');
     expect(html).toContain('<a href="/studio/gpu" aria-current="page">GPU</a>');
-    for (const id of ["gpu-state", "gpu-launch", "gpu-start", "gpu-stop", "gpu-terminate", "box-readiness", "gpu-diagnostics"]) expect(html).toContain(`id="${id}"`);
+    for (const id of ["gpu-state", "gpu-launch", "gpu-start", "gpu-stop", "gpu-terminate", "box-readiness", "gpu-diagnostics"])
+      expect(html).toContain(`id="${id}"`);
     expect(html).toMatch(/<details id="gpu-diagnostics"[^>]*><summary>Diagnostics<\/summary>/);
-    expect(html).toMatch(/<dialog id="terminate-dialog"[^>]*>.*Terminate the box\?.*<button value="cancel" type="submit" autofocus="">Keep the box<\/button>/s);
+    expect(html).toMatch(
+      /<dialog id="terminate-dialog"[^>]*>.*Terminate the box\?.*<button value="cancel" type="submit" autofocus="">Keep the box<\/button>/s,
+    );
     // The not-for-you sentence is there for the script to show, hidden.
     expect(html).toMatch(/<section id="not-admin"[^>]*hidden=""/);
     expect(unlabelled(html)).toEqual([]);
@@ -66,7 +69,11 @@ describe("the GPU page", () => {
     for (const id of ["gpu-admin", "gpu-start", "gpu-stop", "gpu-terminate", "terminate-dialog"]) expect(html).not.toContain(`id="${id}"`);
     expect(html).not.toContain('href="/studio/gpu"');
 
-    for (const [method, path] of [["GET", "/auth/gpu/status"], ["POST", "/auth/gpu/stop"], ["POST", "/auth/gpu/terminate"]]) {
+    for (const [method, path] of [
+      ["GET", "/auth/gpu/status"],
+      ["POST", "/auth/gpu/stop"],
+      ["POST", "/auth/gpu/terminate"],
+    ]) {
       const refused = await portal.app.request(path, { method, headers: { cookie: ada } });
       expect(refused.status, path).toBe(409);
       expect((await refused.json()).error.code, path).toBe("gpu_admin_only");

@@ -12,9 +12,9 @@ export function NotAdmin(props: { hidden: boolean }) {
     <section id="not-admin" class="card" aria-labelledby="not-admin-h" hidden={props.hidden}>
       <h2 id="not-admin-h">This page is for administrators</h2>
       <p>
-        Only this portal's administrators can start, stop, launch or terminate the machine the box runs on (it costs money while it runs). If the box is stopped,
-        ask whoever runs this portal to start it: its administrators are the addresses listed in <code>PORTAL_ADMIN_EMAILS</code> (or{" "}
-        <code>PORTAL_OWNER_EMAILS</code>), and they can add yours there too.
+        Only this portal's administrators can start, stop, launch or terminate the machine the box runs on (it costs money while it runs).
+        If the box is stopped, ask whoever runs this portal to start it: its administrators are the addresses listed in{" "}
+        <code>PORTAL_ADMIN_EMAILS</code> (or <code>PORTAL_OWNER_EMAILS</code>), and they can add yours there too.
       </p>
       <p>
         <a href="/studio">Back to the live studio</a>
@@ -28,7 +28,9 @@ export function GpuPage(props: { email: string; admin: boolean }) {
     <Shell title="GPU" page="gpu" email={props.email} admin={props.admin} data={{ admin: props.admin ? "1" : "0" }}>
       <main id="main" class="page-width medium">
         <h1>GPU</h1>
-        <p class="lead">The box runs on one machine. It costs money while it runs: start it when people need the avatar, stop it when they are done.</p>
+        <p class="lead">
+          The box runs on one machine. It costs money while it runs: start it when people need the avatar, stop it when they are done.
+        </p>
         <NotAdmin hidden={props.admin} />
         {props.admin ? (
           <div id="gpu-admin">

@@ -81,15 +81,23 @@ export function KeysPage(props: { email: string; admin?: boolean; keys: ApiKeyRe
       <main id="main" class="page-width medium">
         <h1>API keys</h1>
         <p class="lead">
-          A key lets a program of yours call the box as you (every route). It works on the box at once and stops at once when you revoke it. Keep keys on
-          servers: a web page should get a short-lived credential from your backend instead.
+          A key lets a program of yours call the box as you (every route). It works on the box at once and stops at once when you revoke it.
+          Keep keys on servers: a web page should get a short-lived credential from your backend instead.
         </p>
         <section class="card" aria-labelledby="create-h">
           <h2 id="create-h">Create a key</h2>
           <form id="create-key-form" class="field">
             <label for="key-name">Name</label>
             <div class="inline-form">
-              <input id="key-name" name="name" class="grow" maxlength={KEY_NAME_MAX} required autocomplete="off" aria-describedby="key-name-hint" />
+              <input
+                id="key-name"
+                name="name"
+                class="grow"
+                maxlength={KEY_NAME_MAX}
+                required
+                autocomplete="off"
+                aria-describedby="key-name-hint"
+              />
               <button type="submit" class="primary">
                 Create key
               </button>
@@ -99,12 +107,13 @@ export function KeysPage(props: { email: string; admin?: boolean; keys: ApiKeyRe
             </p>
           </form>
           <div id="key-result" class="result" role="status" aria-live="polite"></div>
-          <div id="new-key" class="secret-panel" hidden tabindex={-1} aria-labelledby="new-key-h">
+          <div id="new-key" class="secret-panel" role="group" hidden tabindex={-1} aria-labelledby="new-key-h">
             <h3 id="new-key-h">
               New key: <span class="new-key-name"></span>
             </h3>
             <p>
-              <strong>Copy the secret now.</strong> This is the only time it is shown: the portal keeps a digest of it and cannot show it again.
+              <strong>Copy the secret now.</strong> This is the only time it is shown: the portal keeps a digest of it and cannot show it
+              again.
             </p>
             <div class="secret-row">
               <label for="new-key-secret" class="visually-hidden">
@@ -134,8 +143,8 @@ export function KeysPage(props: { email: string; admin?: boolean; keys: ApiKeyRe
           act={{ value: "revoke", label: "Revoke key", tone: "danger" }}
         >
           <p id="revoke-what">
-            The key <strong class="revoke-name"></strong> (<code class="revoke-hint"></code>) stops working at once, everywhere it is used. This cannot be
-            undone.
+            The key <strong class="revoke-name"></strong> (<code class="revoke-hint"></code>) stops working at once, everywhere it is used.
+            This cannot be undone.
           </p>
         </ConfirmDialog>
       </main>

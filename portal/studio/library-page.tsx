@@ -15,8 +15,8 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
       <main id="main" class="page-width medium library">
         <h1>Avatars</h1>
         <p class="lead">
-          Make an avatar from a photo or a short video of one person. The box prepares a face from it, and then you can talk to it in the live studio. Your
-          avatars are private unless you publish them.
+          Make an avatar from a photo or a short video of one person. The box prepares a face from it, and then you can talk to it in the
+          live studio. Your avatars are private unless you publish them.
         </p>
         <div id="notices" class="notices" aria-live="polite"></div>
 
@@ -27,8 +27,8 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
               <label for="upload-file">Photo or video from this computer</label>
               <input id="upload-file" name="file" type="file" accept={UPLOAD_ACCEPT} aria-describedby="upload-file-hint" />
               <p id="upload-file-hint" class="hint">
-                A PNG or JPG photo of one person looking at the camera, in good light; or an MP4, MOV or WEBM video of them. At most 50 MB. You name the
-                avatar once the file is chosen.
+                A PNG or JPG photo of one person looking at the camera, in good light; or an MP4, MOV or WEBM video of them. At most 50 MB.
+                You name the avatar once the file is chosen.
               </p>
             </div>
             <div class="camera">
@@ -62,9 +62,17 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
               </button>
               <div class="field chosen-label">
                 <label for="upload-name">Name of the avatar</label>
-                <input id="upload-name" name="avatar-name" type="text" maxlength={120} autocomplete="off" aria-describedby="upload-name-hint" />
+                <input
+                  id="upload-name"
+                  name="avatar-name"
+                  type="text"
+                  maxlength={120}
+                  autocomplete="off"
+                  aria-describedby="upload-name-hint"
+                />
                 <p id="upload-name-hint" class="hint">
-                  Shown in your library and the live studio, and chosen now: a name cannot be changed later. A name you already used replaces that avatar.
+                  Shown in your library and the live studio, and chosen now: a name cannot be changed later. A name you already used
+                  replaces that avatar.
                 </p>
               </div>
             </div>
@@ -74,16 +82,19 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
                 <p class="hint">Loading the tones…</p>
               </div>
               <p id="tones-hint" class="hint">
-                Each tone is a resting expression of the same face (the live studio's Tone picker). Neutral is always built. The clip of each ticked tone is made
-                as soon as the face is ready, without another press.
+                Each tone is a resting expression of the same face (the live studio's Tone picker). Neutral is always built. The clip of
+                each ticked tone is made as soon as the face is ready, without another press.
               </p>
             </fieldset>
             <div class="attest">
               <input id="attest" name="attest" type="checkbox" aria-describedby="attest-hint" />
-              <label for="attest">I am the person in this photo or video, or I have their permission to make a talking avatar of them.</label>
+              <label for="attest">
+                I am the person in this photo or video, or I have their permission to make a talking avatar of them.
+              </label>
             </div>
             <p id="attest-hint" class="hint attest-hint">
-              Your agreement is recorded with a fingerprint (SHA-256) of exactly this file, before it is sent. Never upload someone who has not agreed.
+              Your agreement is recorded with a fingerprint (SHA-256) of exactly this file, before it is sent. Never upload someone who has
+              not agreed.
             </p>
             <div class="actions start">
               <button type="submit" id="upload-submit" class="primary">
@@ -121,8 +132,8 @@ export function LibraryPage(props: { email: string; admin: boolean }) {
               Publish <span class="publish-name"></span>?
             </h2>
             <p id="publish-what">
-              A published avatar is listed in the public library, where everyone signed in to this portal can see it. You can make it private again at any
-              time. Publishing needs your agreement to these terms:
+              A published avatar is listed in the public library, where everyone signed in to this portal can see it. You can make it
+              private again at any time. Publishing needs your agreement to these terms:
             </p>
             <h3>
               Publication terms <span class="terms-version hint"></span>

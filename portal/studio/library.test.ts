@@ -8,7 +8,15 @@ import type { LoadedAvatars } from "../../shared/client/index.ts";
 import { libraryFixture, type LibraryFixture } from "../testing/library-fixture.ts";
 import type { LibraryRecord } from "../../shared/wire/library.ts";
 import { anyPreparing, mergeAvatars, stateWords } from "./browser/library/model.ts";
-import { MAX_UPLOAD_BYTES, avatarLabel, checkFile, eraseWords, snapshotName, sniffFamily, uploadFilename } from "./browser/library/words.ts";
+import {
+  MAX_UPLOAD_BYTES,
+  avatarLabel,
+  checkFile,
+  eraseWords,
+  snapshotName,
+  sniffFamily,
+  uploadFilename,
+} from "./browser/library/words.ts";
 import { ago, elapsed, when } from "./browser/words.ts";
 import type { StudioScript } from "./routes.ts";
 import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
@@ -26,7 +34,6 @@ afterAll(() => f.close());
 
 const page = (cookie?: string) => f.app.request("/studio/library", { headers: cookie ? { cookie } : {} });
 
-
 describe("GET /studio/library", () => {
   it("sends a signed-out visitor to sign in, coming back to the Avatars page", async () => {
     const res = await page();
@@ -39,7 +46,9 @@ describe("GET /studio/library", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(res.headers.get("content-security-policy")).toMatch(/default-src 'none'; script-src 'self' blob:;.*img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'/);
+    expect(res.headers.get("content-security-policy")).toMatch(
+      /default-src 'none'; script-src 'self' blob:;.*img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'/,
+    );
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("permissions-policy")).toBe("microphone=(self), camera=(self), geolocation=()");
     const html = await res.text();
@@ -53,12 +62,15 @@ describe("GET /studio/library", () => {
     const html = await (await page(ada)).text();
     expect(unlabelled(html)).toEqual([]);
     expect(html).toContain('<input id="upload-file" name="file" type="file" accept=".png,.jpg,.jpeg,.mp4,.mov,.webm,');
-    expect(html).toMatch(/<input id="attest" name="attest" type="checkbox"[^>]*>\s*<label for="attest">I am the person in this photo or video, or I have their permission/);
+    expect(html).toMatch(
+      /<input id="attest" name="attest" type="checkbox"[^>]*>\s*<label for="attest">I am the person in this photo or video, or I have their permission/,
+    );
     expect(html).toContain('<button type="button" id="camera-open">Use the camera</button>');
     expect(html).toMatch(/<dialog id="publish-dialog"[^>]*>.*Publication terms.*I agree: publish.*<\/dialog>/s);
     // The erase dialog names what goes, and its safe choice has the focus.
     const erase = /<dialog id="erase-dialog".*?<\/dialog>/s.exec(html)?.[0] ?? "";
-    for (const what of ["from your library", "public library", "archived media", "prepared face on the box", "cannot be undone"]) expect(erase).toContain(what);
+    for (const what of ["from your library", "public library", "archived media", "prepared face on the box", "cannot be undone"])
+      expect(erase).toContain(what);
     expect(erase).toMatch(/<button value="cancel" type="submit" autofocus="">\s*Keep it/);
   });
 
@@ -108,7 +120,9 @@ describe("a file is checked before anything is sent", () => {
       expect(c.ok, name).toBe(false);
       return c.ok ? "" : c.text;
     };
-    expect(refused("notes.txt", 15, text)).toBe("“notes.txt” is not a photo or a video this studio takes. Choose a PNG or JPG photo, or an MP4, MOV or WEBM video.");
+    expect(refused("notes.txt", 15, text)).toBe(
+      "“notes.txt” is not a photo or a video this studio takes. Choose a PNG or JPG photo, or an MP4, MOV or WEBM video.",
+    );
     expect(refused("photo.png", 6, ZIP)).toContain("is named like a photo but is not one");
     expect(refused("photo.jpg", 0, JPEG)).toContain("is empty");
     expect(refused("huge.jpg", MAX_UPLOAD_BYTES + 1, JPEG)).toContain("is too big (50.0 MB); at most 50 MB is taken");
@@ -166,15 +180,41 @@ describe("names and times as measured, never a fixed guess", () => {
   });
 
   it("says how long a face has been preparing, and how long it took, from the box's journal", () => {
-    const journal = (states: [string, number][]) => states.map(([state, at]) => ({ tone: "neutral", variant_id: "a", kind: "face", state, at, detail: "" }));
-    const preparing = boxSays({ preparing: ["a"], builds: { a: journal([["queued", 100], ["preparing", 101]]) } });
-    expect(stateWords(mergeAvatars([record("a")], preparing)[0], 112_000)).toBe("Preparing: the box is finding the face and making the avatar (12 s so far).");
+    const journal = (states: [string, number][]) =>
+      states.map(([state, at]) => ({ tone: "neutral", variant_id: "a", kind: "face", state, at, detail: "" }));
+    const preparing = boxSays({
+      preparing: ["a"],
+      builds: {
+        a: journal([
+          ["queued", 100],
+          ["preparing", 101],
+        ]),
+      },
+    });
+    expect(stateWords(mergeAvatars([record("a")], preparing)[0], 112_000)).toBe(
+      "Preparing: the box is finding the face and making the avatar (12 s so far).",
+    );
     const ready = boxSays({
       groups: [{ id: "a", label: "a.png", variants: ["a"], tones: ["neutral"], preview: "a", stock: false }],
-      builds: { a: journal([["queued", 100], ["preparing", 101], ["ready", 103]]) },
+      builds: {
+        a: journal([
+          ["queued", 100],
+          ["preparing", 101],
+          ["ready", 103],
+        ]),
+      },
     });
     expect(stateWords(mergeAvatars([record("a")], ready)[0])).toBe("Ready (prepared in 3 s): use it in the live studio.");
-    const again = boxSays({ preparing: ["a"], builds: { a: journal([["queued", 100], ["ready", 103], ["queued", 200]]) } });
+    const again = boxSays({
+      preparing: ["a"],
+      builds: {
+        a: journal([
+          ["queued", 100],
+          ["ready", 103],
+          ["queued", 200],
+        ]),
+      },
+    });
     expect(stateWords(mergeAvatars([record("a")], again)[0], 265_000)).toContain("(1 min 05 s so far)");
   });
 
@@ -194,7 +234,10 @@ describe("names and times as measured, never a fixed guess", () => {
 describe("the library merged with what the running box says", () => {
   it("the box's word wins over the library's last observation; stock faces are not the person's", () => {
     const box = boxSays({
-      groups: [...boxSays().groups, { id: "done", label: "done.jpg", variants: ["done", "done__happy"], tones: ["neutral", "happy"], preview: "done", stock: false }],
+      groups: [
+        ...boxSays().groups,
+        { id: "done", label: "done.jpg", variants: ["done", "done__happy"], tones: ["neutral", "happy"], preview: "done", stock: false },
+      ],
       preparing: ["again", "again__happy"],
       builds: { again: [{ tone: "neutral", variant_id: "again", kind: "face", state: "preparing", at: 5, detail: "" }], done: [] },
     });
@@ -211,11 +254,17 @@ describe("the library merged with what the running box says", () => {
   });
 
   it("a failed face says the box's reason; a record of a box that is gone neither claims to be usable nor keeps the page polling", () => {
-    const box = boxSays({ builds: { blank: [{ tone: "neutral", variant_id: "blank", kind: "face", state: "failed", at: 9, detail: "No face was found in the photo." }] } });
+    const box = boxSays({
+      builds: {
+        blank: [{ tone: "neutral", variant_id: "blank", kind: "face", state: "failed", at: 9, detail: "No face was found in the photo." }],
+      },
+    });
     const views = mergeAvatars([record("blank", { state: "preparing" }), record("elsewhere", { state: "preparing", created_at: 50 })], box);
     const blank = views.find((v) => v.id === "blank")!;
     expect(blank.state).toBe("failed");
-    expect(stateWords(blank)).toBe("Could not be prepared: No face was found in the photo. Upload another photo: one person, face to the camera, in good light.");
+    expect(stateWords(blank)).toBe(
+      "Could not be prepared: No face was found in the photo. Upload another photo: one person, face to the camera, in good light.",
+    );
     const elsewhere = views.find((v) => v.id === "elsewhere")!;
     expect(elsewhere.onBox).toBe("absent");
     expect(anyPreparing(views)).toBe(false);
@@ -236,20 +285,40 @@ describe("the library merged with what the running box says", () => {
 
 describe("the erase result in words", () => {
   it("complete names everything that went", () => {
-    expect(eraseWords("ada.jpg", { avatar_id: "ada", status: "complete", erased: ["registry_record", "public_listing", "archived_media", "prepared_avatar"], pending: [] })).toBe(
+    expect(
+      eraseWords("ada.jpg", {
+        avatar_id: "ada",
+        status: "complete",
+        erased: ["registry_record", "public_listing", "archived_media", "prepared_avatar"],
+        pending: [],
+      }),
+    ).toBe(
       "“ada.jpg” is erased: the library entry, the public listing, the archived photo, video and clips and the prepared face on the box are gone.",
     );
   });
 
   it("pending says what is still to go and when", () => {
-    const r = { avatar_id: "ada", status: "pending" as const, erased: ["registry_record" as const, "public_listing" as const, "archived_media" as const], pending: ["prepared_avatar" as const] };
+    const r = {
+      avatar_id: "ada",
+      status: "pending" as const,
+      erased: ["registry_record" as const, "public_listing" as const, "archived_media" as const],
+      pending: ["prepared_avatar" as const],
+    };
     expect(eraseWords("ada.jpg", r)).toBe(
       "“ada.jpg” is erased from your library and the public library. Still to go: the prepared face on the box's disk, which the box removes when it next starts.",
     );
     // Taken off the running box at once: nothing is left to wait for.
-    expect(eraseWords("ada.jpg", r, "removed")).toContain("is erased: the library entry, the public listing, the archived photo, video and clips and the prepared face on the box are gone.");
+    expect(eraseWords("ada.jpg", r, "removed")).toContain(
+      "is erased: the library entry, the public listing, the archived photo, video and clips and the prepared face on the box are gone.",
+    );
     expect(eraseWords("ada.jpg", r, "kept")).toContain("can show in the live studio until the box restarts");
-    const media = { ...r, erased: ["registry_record" as const, "public_listing" as const], pending: ["archived_media" as const, "prepared_avatar" as const] };
-    expect(eraseWords("ada.jpg", media, "removed")).toContain("Still to go: the archived photo, video and clips: the store did not answer, press Erase again to finish.");
+    const media = {
+      ...r,
+      erased: ["registry_record" as const, "public_listing" as const],
+      pending: ["archived_media" as const, "prepared_avatar" as const],
+    };
+    expect(eraseWords("ada.jpg", media, "removed")).toContain(
+      "Still to go: the archived photo, video and clips: the store did not answer, press Erase again to finish.",
+    );
   });
 });

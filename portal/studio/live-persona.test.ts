@@ -44,12 +44,22 @@ async function personaHtml(): Promise<string> {
 describe("the persona panel on the live page", () => {
   it("renders a labelled form: prompt, both models, reasoning, emotion, the four system tools, the tools editor", async () => {
     const html = await personaHtml();
-    for (const id of ["persona-prompt", "persona-model", "persona-live-model", "persona-reasoning", "persona-emotion", ...SYSTEM_TOOLS.map((n) => `system-tool-${n}`)]) {
+    for (const id of [
+      "persona-prompt",
+      "persona-model",
+      "persona-live-model",
+      "persona-reasoning",
+      "persona-emotion",
+      ...SYSTEM_TOOLS.map((n) => `system-tool-${n}`),
+    ]) {
       expect(html, id).toMatch(new RegExp(`<(input|select|textarea)\\b[^>]*\\bid="${id}"`));
       expect(html, `label for ${id}`).toContain(`for="${id}"`);
     }
     // Each system tool is named and said in a sentence.
-    for (const name of SYSTEM_TOOLS) expect(html).toMatch(new RegExp(`for="system-tool-${name}">[^<]*<code>${name}</code><span class="check-sentence">[^<]{20,}\\.</span>`));
+    for (const name of SYSTEM_TOOLS)
+      expect(html).toMatch(
+        new RegExp(`for="system-tool-${name}">[^<]*<code>${name}</code><span class="check-sentence">[^<]{20,}\\.</span>`),
+      );
     expect(html).toContain('<ol id="persona-tools" class="tool-list"></ol>');
     expect(html).toMatch(/<button type="button" id="add-tool"[^>]*>Add a tool<\/button>/);
     expect(html).toMatch(/<button type="submit" id="save-persona" class="primary">Save the persona<\/button>/);
@@ -115,15 +125,30 @@ describe("the page's checks agree with the box", () => {
   it("names parameters that are not JSON (which the box never sees) by the tool", () => {
     const page = checkDrafts([draft(), draft({ name: "track_parcel", parameters: "{type: object}" })]);
     expect(page.tools).toBeNull();
-    expect(page.problems).toEqual([{ index: 1, field: "parameters", message: expect.stringMatching(/^tools\[1\] \(track_parcel\): parameters are not valid JSON \(.+\)\.$/) }]);
+    expect(page.problems).toEqual([
+      {
+        index: 1,
+        field: "parameters",
+        message: expect.stringMatching(/^tools\[1\] \(track_parcel\): parameters are not valid JSON \(.+\)\.$/),
+      },
+    ]);
   });
 
   it("passes what the box accepts, with the box's defaults left to the box", () => {
-    const drafts = [draft(), draft({ name: "notify_team", description: "Tells the team.", parameters: "", mode: "fire_and_forget", timeout: "3", enabled: false })];
+    const drafts = [
+      draft(),
+      draft({ name: "notify_team", description: "Tells the team.", parameters: "", mode: "fire_and_forget", timeout: "3", enabled: false }),
+    ];
     const page = checkDrafts(drafts);
     expect(page.problems).toEqual([]);
     expect(page.tools).toEqual([
-      { name: "lookup_order", description: "Looks up an order by its number.", mode: "await_result", enabled: true, parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] } },
+      {
+        name: "lookup_order",
+        description: "Looks up an order by its number.",
+        mode: "await_result",
+        enabled: true,
+        parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
+      },
       { name: "notify_team", description: "Tells the team.", mode: "fire_and_forget", enabled: false, timeout_seconds: 3 },
     ]);
     expect(checkTools(page.tools)).toHaveLength(2);
@@ -145,10 +170,20 @@ describe("what Save sends", () => {
   it("sends nothing when nothing changed, including a stored record read back (tools normalised by the box)", () => {
     const stored = applySettingsPatch(base(), { tools: [tool()], system_tools: ["end_call"] }, ctx);
     // The editor shows the parameters with the keys in another order: still the same tool.
-    const reordered = stored.tools.map((t) => ({ ...t, parameters: { required: t.parameters.required, properties: t.parameters.properties, type: "object" as const } }));
+    const reordered = stored.tools.map((t) => ({
+      ...t,
+      parameters: { required: t.parameters.required, properties: t.parameters.properties, type: "object" as const },
+    }));
     expect(settingsPatch(stored, values(stored, { tools: reordered }))).toEqual({});
     // Defaults written out (8 s, enabled) or left out are the same tool.
-    expect(settingsPatch(stored, values(stored, { tools: [{ name: "lookup_order", description: tool().description, mode: "await_result", parameters: stored.tools[0].parameters }] }))).toEqual({});
+    expect(
+      settingsPatch(
+        stored,
+        values(stored, {
+          tools: [{ name: "lookup_order", description: tool().description, mode: "await_result", parameters: stored.tools[0].parameters }],
+        }),
+      ),
+    ).toEqual({});
   });
 
   it("sends only the changed fields, the tools whole, and the system tools as the list that is on", () => {
@@ -193,7 +228,9 @@ describe("a refusal lands by its field", () => {
     expect(refusalTarget(refusal({ live_model: MODELS.gpt }))).toEqual({ kind: "field", field: "live_model" });
     expect(refusalTarget(refusal({ system_tools: ["end_call", "end_call"] }))).toEqual({ kind: "field", field: "system_tools" });
     expect(refusalTarget(refusal({ emotion_responsive: "yes" }))).toEqual({ kind: "field", field: "emotion_responsive" });
-    expect(refusalTarget(refusal({ tools: [tool(), tool({ name: "bad_tool", parameters: { type: "object", additionalProperties: false } })] }))).toEqual({ kind: "tool", index: 1, field: "parameters" });
+    expect(
+      refusalTarget(refusal({ tools: [tool(), tool({ name: "bad_tool", parameters: { type: "object", additionalProperties: false } })] })),
+    ).toEqual({ kind: "tool", index: 1, field: "parameters" });
     expect(refusalTarget(refusal({ tools: [tool({ name: "Lookup" })] }))).toEqual({ kind: "tool", index: 0, field: "name" });
     expect(refusalTarget(refusal({ tools: [tool({ description: "" })] }))).toEqual({ kind: "tool", index: 0, field: "description" });
     expect(refusalTarget(refusal({ tools: [tool({ extra: 1 })] }))).toEqual({ kind: "tool", index: 0, field: "row" });

@@ -13,7 +13,6 @@ import { portraitWords } from "./browser/portraits.ts";
 import { EXAMPLES } from "./portraits-page.tsx";
 import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
-
 let portal: TestPortal;
 let ada: string;
 
@@ -27,7 +26,6 @@ const get = (path: string, cookie?: string) => portal.app.request(path, { header
 const post = (path: string, cookie: string, body: unknown) =>
   portal.app.request(path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
 
-
 describe("the Portraits page", () => {
   it("sends a signed-out visitor to sign in, coming back here", async () => {
     const res = await get("/studio/portraits");
@@ -37,7 +35,9 @@ describe("the Portraits page", () => {
 
   it("is the studio's HTML page with its headers, every field labelled, and no key or credential in it", async () => {
     const { key } = await (await post("/auth/keys", ada, { name: "backend" })).json();
-    const { credential } = await (await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie: ada } })).json();
+    const { credential } = await (
+      await portal.app.request("/auth/session/credential", { method: "POST", headers: { cookie: ada } })
+    ).json();
     const res = await get("/studio/portraits", ada);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
@@ -49,7 +49,9 @@ describe("the Portraits page", () => {
     expect(html).toContain('data-admin="0"');
     expect(html).toContain('<label for="description">Description</label>');
     expect(html).toContain('maxlength="1000"');
-    expect(html).toMatch(/<dialog id="approve-dialog"[^>]*>.*Approve this portrait\?.*<button value="cancel" type="submit" autofocus="">Not yet<\/button>/s);
+    expect(html).toMatch(
+      /<dialog id="approve-dialog"[^>]*>.*Approve this portrait\?.*<button value="cancel" type="submit" autofocus="">Not yet<\/button>/s,
+    );
     expect(html).toContain('<h2 id="list-h">Your portraits</h2>');
     // The approval dialog says what the approval covers in words; no digest is put before the person.
     expect(/<dialog id="approve-dialog".*<\/dialog>/s.exec(html)?.[0]).not.toMatch(/digest|approve-digest|SHA/i);
@@ -65,7 +67,13 @@ describe("the Portraits page", () => {
     const [red, elder, young, bald] = EXAMPLES.map((e) => parseDescription(e));
     expect(red).toMatchObject({ gender: "feminine", hairColour: "red", hairStyle: "short", mood: "smile" });
     expect(red.glasses).not.toBeNull();
-    expect(elder).toMatchObject({ gender: "masculine", hairColour: "grey", facialHair: "full", mood: "calm", clothing: { style: "collar" } });
+    expect(elder).toMatchObject({
+      gender: "masculine",
+      hairColour: "grey",
+      facialHair: "full",
+      mood: "calm",
+      clothing: { style: "collar" },
+    });
     expect(elder.age).toBeGreaterThan(65);
     expect(young).toMatchObject({ hairStyle: "curly", eyes: "brown", mood: "smile", clothing: { style: "scoop" } });
     expect(young.skin).not.toBeNull();
@@ -110,15 +118,25 @@ describe("the Portraits page", () => {
       body: JSON.stringify({ description: EXAMPLES[0] }),
     });
     expect(refused.status).toBe(503);
-    expect(portraitWords(AvatarApiError.fromBody(503, await refused.json()))).toMatch(/^The portrait generator is not available right now: .+ Nothing was kept\. Try again in a minute/);
+    expect(portraitWords(AvatarApiError.fromBody(503, await refused.json()))).toMatch(
+      /^The portrait generator is not available right now: .+ Nothing was kept\. Try again in a minute/,
+    );
     await bare.close();
 
     const words = (status: number, code: string, message: string) => portraitWords(new AvatarApiError(status, code, message));
-    expect(words(503, "portrait_generator_unavailable", "The image provider did not answer within 60 s")).toMatch(/not available right now.*within 60 s\. Nothing was kept\. Try again in a minute/);
-    expect(words(502, "portrait_generation_failed", "The provider answered 500.")).toMatch(/could not be made: The provider answered 500\. Nothing was kept\. Try again, or change the description\./);
-    expect(words(502, "asset_store_failed", "The media store did not accept the portrait; nothing was kept.")).toContain("Try again shortly");
+    expect(words(503, "portrait_generator_unavailable", "The image provider did not answer within 60 s")).toMatch(
+      /not available right now.*within 60 s\. Nothing was kept\. Try again in a minute/,
+    );
+    expect(words(502, "portrait_generation_failed", "The provider answered 500.")).toMatch(
+      /could not be made: The provider answered 500\. Nothing was kept\. Try again, or change the description\./,
+    );
+    expect(words(502, "asset_store_failed", "The media store did not accept the portrait; nothing was kept.")).toContain(
+      "Try again shortly",
+    );
     expect(words(404, "portrait_not_found", "No such portrait.")).toBe("That portrait is not yours or is gone. Generate a new one.");
-    expect(words(400, "invalid_body", "The description must be 1 to 1000 characters")).toBe("The description must be 1 to 1000 characters.");
+    expect(words(400, "invalid_body", "The description must be 1 to 1000 characters")).toBe(
+      "The description must be 1 to 1000 characters.",
+    );
     // The box's refusals are explain()'s (box stopped, signed out ...), not these.
     expect(words(503, "box_not_running", "No box.")).toBeNull();
   });

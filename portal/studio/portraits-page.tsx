@@ -19,14 +19,20 @@ export const EXAMPLES = [
 
 /** What the embedded generator understands, family by family. */
 const VOCABULARY: [string, string][] = [
-  ["Hair", "a colour (black, brown, chestnut, auburn, red or ginger, blonde, platinum, grey, white, salt-and-pepper, even pink or blue) and a style (long, short, in a bun or ponytail, curly or an afro, bald or shaved)"],
+  [
+    "Hair",
+    "a colour (black, brown, chestnut, auburn, red or ginger, blonde, platinum, grey, white, salt-and-pepper, even pink or blue) and a style (long, short, in a bun or ponytail, curly or an afro, bald or shaved)",
+  ],
   ["Skin", "pale, fair, light, olive, tanned, brown, dark, deep; or “a Black woman”, “a white man”"],
   ["Eyes", "blue, green, hazel, brown, grey, amber eyes"],
   ["Age", "young, teenage, middle-aged, elderly, “45-year-old”, “in her fifties”"],
   ["Glasses", "glasses, spectacles, sunglasses"],
   ["Face hair", "a beard, goatee, moustache, stubble, or clean-shaven"],
   ["Freckles", "freckles, freckled"],
-  ["Clothes", "a colour and a garment: “a red shirt”, “green jacket”, “navy hoodie” (shirts, jackets and suits get a collar; t-shirts, sweaters and dresses a round neck)"],
+  [
+    "Clothes",
+    "a colour and a garment: “a red shirt”, “green jacket”, “navy hoodie” (shirts, jackets and suits get a collar; t-shirts, sweaters and dresses a round neck)",
+  ],
   ["Mood", "smiling, cheerful or friendly; serious or stern; calm; sad"],
 ];
 
@@ -36,8 +42,8 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
       <main id="main" class="page-width">
         <h1>Portraits</h1>
         <p class="lead">
-          Describe a person and the portal draws a portrait of them. Regenerate until you like one, approve it, then make it an avatar on the box in one step: it can
-          talk at once. Every portrait is kept under its own id; regenerating never replaces one.
+          Describe a person and the portal draws a portrait of them. Regenerate until you like one, approve it, then make it an avatar on
+          the box in one step: it can talk at once. Every portrait is kept under its own id; regenerating never replaces one.
         </p>
         <div id="notices" class="notices" aria-live="polite"></div>
         <div class="portrait-layout">
@@ -57,8 +63,8 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
                   aria-describedby="description-hint"
                 ></textarea>
                 <p id="description-hint" class="hint">
-                  One line, up to {DESCRIPTION_MAX} characters. “no”, “not” or “without” cancel the next feature (“without glasses”). Anything the drawing does not
-                  know is left to chance.
+                  One line, up to {DESCRIPTION_MAX} characters. “no”, “not” or “without” cancel the next feature (“without glasses”).
+                  Anything the drawing does not know is left to chance.
                 </p>
               </div>
               <div class="actions portrait-actions">
@@ -98,7 +104,9 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
             <h2 id="current-h">Portrait</h2>
             <div class="portrait-frame">
               <img id="portrait-img" alt="" hidden />
-              <p id="portrait-empty" class="portrait-empty">No portrait yet: describe someone and press Generate.</p>
+              <p id="portrait-empty" class="portrait-empty">
+                No portrait yet: describe someone and press Generate.
+              </p>
             </div>
             <p id="portrait-facts" class="hint portrait-facts"></p>
             <div class="actions portrait-actions">
@@ -116,16 +124,25 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
               <h3>Make it an avatar</h3>
               <div class="field">
                 <label for="avatar-name">Avatar name</label>
-                <input id="avatar-name" name="avatar-name" maxlength={48} autocomplete="off" spellcheck={false} aria-describedby="avatar-name-hint" />
+                <input
+                  id="avatar-name"
+                  name="avatar-name"
+                  maxlength={48}
+                  autocomplete="off"
+                  spellcheck={false}
+                  aria-describedby="avatar-name-hint"
+                />
                 <p id="avatar-name-hint" class="hint">
-                  Becomes the avatar's id (lower case, dashes). Giving a name you already used replaces that avatar of yours. Left empty, the portrait's id is used.
+                  Becomes the avatar's id (lower case, dashes). Giving a name you already used replaces that avatar of yours. Left empty,
+                  the portrait's id is used.
                 </p>
               </div>
               <button id="make-avatar" type="button" class="primary" disabled aria-describedby="make-avatar-hint">
                 Make it an avatar
               </button>
               <p id="make-avatar-hint" class="hint">
-                Needs the portrait approved. The box receives exactly the approved image with your approval, so it can build the avatar's clips at once.
+                Needs the portrait approved. The box receives exactly the approved image with your approval, so it can build the avatar's
+                clips at once.
               </p>
             </div>
             <div id="portrait-result" class="result" role="status" aria-live="polite"></div>
@@ -140,7 +157,9 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
 
         <section aria-labelledby="list-h" class="portrait-made-list">
           <h2 id="list-h">Your portraits</h2>
-          <p class="hint">Every portrait you made, newest first, with its variations. Pick one to look at it again, approve it or make it an avatar.</p>
+          <p class="hint">
+            Every portrait you made, newest first, with its variations. Pick one to look at it again, approve it or make it an avatar.
+          </p>
           <p id="portrait-list-empty" class="empty">
             None yet.
           </p>
@@ -156,8 +175,8 @@ export function PortraitsPage(props: { email: string; admin: boolean }) {
           <img class="portrait-approve-thumb" alt="The portrait you are approving" />
           <div id="approve-what">
             <p>
-              You confirm that you looked at this image and want it used as an avatar. Your approval covers exactly this picture: no other image, not
-              even a changed copy of this one, can be made into an avatar with it.
+              You confirm that you looked at this image and want it used as an avatar. Your approval covers exactly this picture: no other
+              image, not even a changed copy of this one, can be made into an avatar with it.
             </p>
           </div>
         </ConfirmDialog>

@@ -104,7 +104,12 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
     const next = safeNext(c.req.query("next") ?? "/studio");
     return page(
       c,
-      SignInPage({ next: next === "/" ? "/studio" : next, outbox: deps.outbox ?? null, signedInAs: await who(c), linkProblem: c.req.query("link") === "invalid" }),
+      SignInPage({
+        next: next === "/" ? "/studio" : next,
+        outbox: deps.outbox ?? null,
+        signedInAs: await who(c),
+        linkProblem: c.req.query("link") === "invalid",
+      }),
     );
   });
 
@@ -141,17 +146,30 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
   app.get("/studio/keys/list", async (c) => {
     const email = await who(c);
     if (!email) throw new ApiError(401, "missing_api_key", "Sign in first.", "unwrapped");
-    return c.html(String(await KeyList({ keys: await deps.keys.list(email) })), 200, { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+    return c.html(String(await KeyList({ keys: await deps.keys.list(email) })), 200, {
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    });
   });
 
   app.get("/studio/studio.css", (c) => {
-    const headers = { "Content-Type": "text/css; charset=utf-8", ETag: cssEtag, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" };
+    const headers = {
+      "Content-Type": "text/css; charset=utf-8",
+      ETag: cssEtag,
+      "Cache-Control": "no-cache",
+      "X-Content-Type-Options": "nosniff",
+    };
     if (c.req.header("if-none-match") === cssEtag) return c.body(null, 304, headers);
     return c.body(STUDIO_CSS, 200, headers);
   });
 
   app.get("/studio/early.js", (c) => {
-    const headers = { "Content-Type": "text/javascript; charset=utf-8", ETag: EARLY_ETAG, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" };
+    const headers = {
+      "Content-Type": "text/javascript; charset=utf-8",
+      ETag: EARLY_ETAG,
+      "Cache-Control": "no-cache",
+      "X-Content-Type-Options": "nosniff",
+    };
     if (c.req.header("if-none-match") === EARLY_ETAG) return c.body(null, 304, headers);
     return c.body(EARLY_JS, 200, headers);
   });
@@ -159,7 +177,11 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
   app.get("/studio/app.js", async (c) => {
     const js = { "Content-Type": "text/javascript; charset=utf-8", "X-Content-Type-Options": "nosniff" };
     if (!deps.script) {
-      return c.body('console.error("The studio script is not built on this runtime: run the portal with Bun (bun portal/main.ts).");', 503, js);
+      return c.body(
+        'console.error("The studio script is not built on this runtime: run the portal with Bun (bun portal/main.ts).");',
+        503,
+        js,
+      );
     }
     let script: StudioScript;
     try {

@@ -37,7 +37,8 @@ export function SignInPage(props: SignInPageProps) {
         {props.signedInAs ? (
           <div class="notice info">
             <p>
-              You are signed in as <strong>{props.signedInAs}</strong>. <a href={props.next}>Go to the studio</a>, or sign in as someone else below.
+              You are signed in as <strong>{props.signedInAs}</strong>. <a href={props.next}>Go to the studio</a>, or sign in as someone
+              else below.
             </p>
           </div>
         ) : null}
@@ -54,12 +55,13 @@ export function SignInPage(props: SignInPageProps) {
         <div id="sign-in-result" class="result" role="status" aria-live="polite"></div>
         <div id="sign-in-sent" class="notice success" hidden tabindex={-1}>
           <p>
-            <strong>Check your mail.</strong> If <span class="sent-to"></span> can sign in, a link is on its way. It works once, for 15 minutes.
+            <strong>Check your mail.</strong> If <span class="sent-to"></span> can sign in, a link is on its way. It works once, for 15
+            minutes.
           </p>
           {props.outbox ? (
             <p>
-              This portal has no mail server (as under <code>npm start</code>): the link is printed on the portal's console and written to the folder{" "}
-              <code>{props.outbox}</code>.
+              This portal has no mail server (as under <code>npm start</code>): the link is printed on the portal's console and written to
+              the folder <code>{props.outbox}</code>.
             </p>
           ) : (
             <p>Nothing after a minute? Look in the spam folder, then ask for a new link.</p>

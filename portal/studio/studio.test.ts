@@ -22,9 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => portal.close());
 
-const get = (path: string, cookie?: string, headers: Record<string, string> = {}) => portal.app.request(path, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
-
-
+const get = (path: string, cookie?: string, headers: Record<string, string> = {}) =>
+  portal.app.request(path, { headers: { ...(cookie ? { cookie } : {}), ...headers } });
 
 describe("studio pages", () => {
   it("GET / leads to the studio", async () => {
@@ -51,7 +50,7 @@ describe("studio pages", () => {
     const res = await get("/studio/sign-in?next=/studio/keys");
     expectPage(res);
     const html = await res.text();
-    expect(html.startsWith("<!doctype html><html lang=\"en\">")).toBe(true);
+    expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
     expect(html).toContain('<form id="sign-in-form" class="card stack" data-next="/studio/keys">');
     expect(html).toContain("printed on the portal&#39;s console and written to the folder <code>data/outbox</code>");
     expect(html).toContain('<script type="module" src="/studio/app.js"></script>');
@@ -110,7 +109,15 @@ describe("studio pages", () => {
 
   it("the key list shows active keys with a revoke button and folds revoked ones away", async () => {
     const make = async (name: string) =>
-      (await (await portal.app.request("/auth/keys", { method: "POST", headers: { cookie: root, "content-type": "application/json" }, body: JSON.stringify({ name }) })).json()).key;
+      (
+        await (
+          await portal.app.request("/auth/keys", {
+            method: "POST",
+            headers: { cookie: root, "content-type": "application/json" },
+            body: JSON.stringify({ name }),
+          })
+        ).json()
+      ).key;
     const keep = await make("keeper");
     const gone = await make("old laptop");
     await portal.app.request(`/auth/keys/${gone.id}`, { method: "DELETE", headers: { cookie: root } });
@@ -146,7 +153,8 @@ describe("studio pages", () => {
     const live = await (await get("/studio", ada)).text();
     const head = live.slice(0, live.indexOf("</head>"));
     expect(head).toContain('<script async="" src="/studio/early.js"></script>');
-    for (const path of ["/studio/keys", "/studio/library", "/studio/sign-in"]) expect(await (await get(path, ada)).text(), path).not.toContain("early.js");
+    for (const path of ["/studio/keys", "/studio/library", "/studio/sign-in"])
+      expect(await (await get(path, ada)).text(), path).not.toContain("early.js");
     const early = await get("/studio/early.js");
     expect(early.status).toBe(200);
     expect(early.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
@@ -176,7 +184,10 @@ describe("the browser bundle", () => {
   it("Bun.build bundles the studio script for browsers, with nothing from Node or Bun in it", () => {
     const run = spawnSync(
       resolve(ROOT, "node_modules/.bin/bun"),
-      ["-e", 'const { buildStudioScript } = await import("./portal/studio/bun-bundle.ts"); const s = await buildStudioScript(); console.log(JSON.stringify({ bytes: s.code.length, gzip: s.gzip.length, node: /\\bfrom\\s*"(node|bun):/.test(s.code) || /require\\("(node|bun):/.test(s.code) }));'],
+      [
+        "-e",
+        'const { buildStudioScript } = await import("./portal/studio/bun-bundle.ts"); const s = await buildStudioScript(); console.log(JSON.stringify({ bytes: s.code.length, gzip: s.gzip.length, node: /\\bfrom\\s*"(node|bun):/.test(s.code) || /require\\("(node|bun):/.test(s.code) }));',
+      ],
       { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
     );
     expect(run.status, run.stderr).toBe(0);

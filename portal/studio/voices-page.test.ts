@@ -37,7 +37,6 @@ afterAll(async () => {
 
 const get = (path: string, cookie?: string) => portal.app.request(path, { headers: cookie ? { cookie } : {} });
 
-
 describe("GET /studio/voices", () => {
   it("sends a signed-out visitor to sign in, coming back here", async () => {
     const res = await get("/studio/voices");
@@ -117,7 +116,16 @@ const group = (provider: string, state: string, reason = "", voices = 0): VoiceG
   state,
   reason,
   local: provider === "espeak" || provider === "chatterbox",
-  voices: Array.from({ length: voices }, (_, i) => ({ provider, id: `${provider}-${i}`, name: `V${i}`, language: "en", gender: "", description: "", preview: "", recommended: false })),
+  voices: Array.from({ length: voices }, (_, i) => ({
+    provider,
+    id: `${provider}-${i}`,
+    name: `V${i}`,
+    language: "en",
+    gender: "",
+    description: "",
+    preview: "",
+    recommended: false,
+  })),
 });
 
 function catalogue(over: Partial<VoiceCatalogue> & { groups: VoiceGroup[] }): VoiceCatalogue {
@@ -137,18 +145,41 @@ function catalogue(over: Partial<VoiceCatalogue> & { groups: VoiceGroup[] }): Vo
   };
 }
 
-const NOT_SET_UP = "ElevenLabs is not set up for you: save your ElevenLabs key on the portal's Voices page or give the box one (BOX_ELEVENLABS_API_KEY).";
-const KEY = { provider: "elevenlabs", last4: "Q7zX", masked: "\u2022".repeat(8) + "Q7zX", created_at: 1, updated_at: 1, validated: true, validated_at: 1 };
+const NOT_SET_UP =
+  "ElevenLabs is not set up for you: save your ElevenLabs key on the portal's Voices page or give the box one (BOX_ELEVENLABS_API_KEY).";
+const KEY = {
+  provider: "elevenlabs",
+  last4: "Q7zX",
+  masked: "\u2022".repeat(8) + "Q7zX",
+  created_at: 1,
+  updated_at: 1,
+  validated: true,
+  validated_at: 1,
+};
 const person = (engine: string, keys = [KEY]): VoiceSettings => ({ engine, engines: [], keys });
 const ok = (c: VoiceCatalogue): Live => ({ kind: "ok", c, boxHas: null });
 
 describe("engineState: what each card says", () => {
-  const base = [group("espeak", "ready", "", 3), group("chatterbox", "refused", "Chatterbox is not set up for you: the box needs BOX_CHATTERBOX_URL."), group("elevenlabs", "key_problem", NOT_SET_UP), group("cartesia", "key_problem", "x")];
+  const base = [
+    group("espeak", "ready", "", 3),
+    group("chatterbox", "refused", "Chatterbox is not set up for you: the box needs BOX_CHATTERBOX_URL."),
+    group("elevenlabs", "key_problem", NOT_SET_UP),
+    group("cartesia", "key_problem", "x"),
+  ];
 
   it("the box's own engine: its state in words and how many voices it has", () => {
-    expect(engineState("espeak", person("espeak"), ok(catalogue({ groups: base })))).toMatchObject({ word: "Works now", tone: "ok", text: "3 voices.", sample: true });
+    expect(engineState("espeak", person("espeak"), ok(catalogue({ groups: base })))).toMatchObject({
+      word: "Works now",
+      tone: "ok",
+      text: "3 voices.",
+      sample: true,
+    });
     const starting = catalogue({ groups: [group("espeak", "starting", "")] });
-    expect(engineState("espeak", null, ok(starting))).toMatchObject({ word: "Starting", sample: false, text: expect.stringContaining("still starting") });
+    expect(engineState("espeak", null, ok(starting))).toMatchObject({
+      word: "Starting",
+      sample: false,
+      text: expect.stringContaining("still starting"),
+    });
   });
 
   it("a hosted provider without a key asks for one, in the page's words rather than the box's env variable", () => {
@@ -164,32 +195,62 @@ describe("engineState: what each card says", () => {
   });
 
   it("a chosen key the box has not picked up yet is pending (the page asks again), not failing", () => {
-    expect(engineState("elevenlabs", person("elevenlabs"), ok(catalogue({ groups: base })))).toMatchObject({ word: "Switching", pending: true, sample: false });
+    expect(engineState("elevenlabs", person("elevenlabs"), ok(catalogue({ groups: base })))).toMatchObject({
+      word: "Switching",
+      pending: true,
+      sample: false,
+    });
   });
 
   it("a removed key or a left engine the box still speaks with is pending too, never 'works now'", () => {
-    const c = catalogue({ groups: [group("espeak", "ready", "", 3), group("elevenlabs", "ready", "", 5)], current_provider: "elevenlabs", byo: true });
+    const c = catalogue({
+      groups: [group("espeak", "ready", "", 3), group("elevenlabs", "ready", "", 5)],
+      current_provider: "elevenlabs",
+      byo: true,
+    });
     expect(engineState("elevenlabs", person("espeak", []), ok(c))).toMatchObject({ word: "Switching", pending: true, sample: false });
     expect(engineState("elevenlabs", person("espeak"), ok(c))).toMatchObject({ word: "Switching", pending: true });
   });
 
   it("a chosen key the box speaks with shows the provider's own state and can play a sample", () => {
-    const c = catalogue({ groups: [group("espeak", "ready", "", 3), group("elevenlabs", "ready", "", 5)], current_provider: "elevenlabs", byo: true });
+    const c = catalogue({
+      groups: [group("espeak", "ready", "", 3), group("elevenlabs", "ready", "", 5)],
+      current_provider: "elevenlabs",
+      byo: true,
+    });
     expect(engineState("elevenlabs", person("elevenlabs"), ok(c))).toMatchObject({ word: "Works now", text: "5 voices.", sample: true });
-    const refused = catalogue({ groups: [group("elevenlabs", "timed_out", "ElevenLabs did not list its voices within 8 s.")], current_provider: "elevenlabs" });
-    expect(engineState("elevenlabs", person("elevenlabs"), ok(refused))).toMatchObject({ word: "No answer in time", tone: "bad", text: "ElevenLabs did not list its voices within 8 s." });
+    const refused = catalogue({
+      groups: [group("elevenlabs", "timed_out", "ElevenLabs did not list its voices within 8 s.")],
+      current_provider: "elevenlabs",
+    });
+    expect(engineState("elevenlabs", person("elevenlabs"), ok(refused))).toMatchObject({
+      word: "No answer in time",
+      tone: "bad",
+      text: "ElevenLabs did not list its voices within 8 s.",
+    });
   });
 
   it("a chosen key that fails shows the box's voice_notice on its card", () => {
-    const notice = "Your ElevenLabs key could not be used (invalid_api_key); replies are spoken with the box's own voice (espeak-ng (embedded)) until it works again.";
+    const notice =
+      "Your ElevenLabs key could not be used (invalid_api_key); replies are spoken with the box's own voice (espeak-ng (embedded)) until it works again.";
     const c = catalogue({ groups: base, voice_notice: notice });
-    expect(engineState("elevenlabs", person("elevenlabs"), ok(c))).toMatchObject({ word: "Key problem", tone: "bad", text: notice, sample: false });
+    expect(engineState("elevenlabs", person("elevenlabs"), ok(c))).toMatchObject({
+      word: "Key problem",
+      tone: "bad",
+      text: notice,
+      sample: false,
+    });
   });
 
   it("each of the seven states has a word; with the box stopped every state is unknown and no sample is offered", () => {
-    const words = ["ready", "empty", "starting", "refused", "unreachable", "timed_out", "key_problem"].map((st) => engineState("espeak", null, ok(catalogue({ groups: [group("espeak", st, "", st === "ready" ? 1 : 0)] }))).word);
+    const words = ["ready", "empty", "starting", "refused", "unreachable", "timed_out", "key_problem"].map(
+      (st) => engineState("espeak", null, ok(catalogue({ groups: [group("espeak", st, "", st === "ready" ? 1 : 0)] }))).word,
+    );
     expect(words).toEqual(["Works now", "No voices", "Starting", "Refused", "Unreachable", "No answer in time", "Key problem"]);
-    const down = engineState("elevenlabs", person("elevenlabs"), { kind: "down", why: "The box is not answering, so this is unknown until it runs." });
+    const down = engineState("elevenlabs", person("elevenlabs"), {
+      kind: "down",
+      why: "The box is not answering, so this is unknown until it runs.",
+    });
     expect(down).toMatchObject({ word: "Unknown", sample: false, text: expect.stringContaining("unknown until it runs") });
   });
 

@@ -51,7 +51,13 @@ function SampleRow(props: { id: string; label: string }) {
 
 function BoxEngineCard(props: { id: string; label: string; hidden?: boolean }) {
   return (
-    <section class="card voice-card" id={`voice-card-${props.id}`} data-provider={props.id} aria-labelledby={`voice-h-${props.id}`} hidden={props.hidden}>
+    <section
+      class="card voice-card"
+      id={`voice-card-${props.id}`}
+      data-provider={props.id}
+      aria-labelledby={`voice-h-${props.id}`}
+      hidden={props.hidden}
+    >
       <div class="card-head">
         <h3 id={`voice-h-${props.id}`}>{props.label}</h3>
         <span class="badge own" data-role="chosen" hidden>
@@ -110,8 +116,8 @@ function HostedCard(props: { id: HostedProvider }) {
         </div>
         <p class="result" data-role="key-result" role="status" aria-live="polite"></p>
         <p id={`voice-key-hint-${id}`} class="hint">
-          Make one on <a href={page.url}>{page.where}</a>. The portal checks it with {label} before saving, keeps it encrypted and never shows it again (only
-          its last characters).
+          Make one on <a href={page.url}>{page.where}</a>. The portal checks it with {label} before saving, keeps it encrypted and never
+          shows it again (only its last characters).
         </p>
       </form>
       <div class="voice-actions">
@@ -125,7 +131,10 @@ function HostedCard(props: { id: HostedProvider }) {
   );
 }
 
-const ENGINES: { id: string; label: string }[] = [{ id: BUILT_IN_ENGINE, label: BUILT_IN_LABEL }, ...HOSTED_PROVIDERS.map((p) => ({ id: p, label: PROVIDER_LABELS[p] }))];
+const ENGINES: { id: string; label: string }[] = [
+  { id: BUILT_IN_ENGINE, label: BUILT_IN_LABEL },
+  ...HOSTED_PROVIDERS.map((p) => ({ id: p, label: PROVIDER_LABELS[p] })),
+];
 
 export function VoicesPage(props: { email: string; admin: boolean }) {
   return (
@@ -133,8 +142,8 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
       <main id="main" class="page-width medium">
         <h1>Voices</h1>
         <p class="lead">
-          Choose the engine your avatar speaks with. The built-in voice needs nothing; ElevenLabs and Cartesia speak with your own account once you save its
-          API key here.
+          Choose the engine your avatar speaks with. The built-in voice needs nothing; ElevenLabs and Cartesia speak with your own account
+          once you save its API key here.
         </p>
         <div id="voice-notices" class="notices" aria-live="polite"></div>
 
@@ -146,7 +155,14 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
               <div class="engine-options">
                 {ENGINES.map((e) => (
                   <label class="engine-option" for={`engine-${e.id}`}>
-                    <input type="radio" name="engine" id={`engine-${e.id}`} value={e.id} disabled aria-describedby={`engine-note-${e.id}`} />
+                    <input
+                      type="radio"
+                      name="engine"
+                      id={`engine-${e.id}`}
+                      value={e.id}
+                      disabled
+                      aria-describedby={`engine-note-${e.id}`}
+                    />
                     <span class="engine-text">
                       <span class="engine-name">{e.label}</span>
                       <span class="hint" id={`engine-note-${e.id}`} data-role="note">
@@ -158,7 +174,8 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
               </div>
             </fieldset>
             <p id="engine-hint" class="hint">
-              A voice picked on the live page wins for that session. When your key cannot be used, the box's own voice speaks instead and says so.
+              A voice picked on the live page wins for that session. When your key cannot be used, the box's own voice speaks instead and
+              says so.
             </p>
             <div class="actions">
               <button type="submit" class="primary" id="engine-save" disabled>
@@ -172,8 +189,8 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
         <section class="card" aria-labelledby="own-voice-h">
           <h2 id="own-voice-h">Your voice</h2>
           <p id="own-voice-hint" class="hint">
-            The voice of <span id="own-voice-engine">your engine</span> that speaks in your sessions. With “The face's own voice” each avatar speaks with
-            a voice that fits it. A voice picked for an avatar on the live page wins there.
+            The voice of <span id="own-voice-engine">your engine</span> that speaks in your sessions. With “The face's own voice” each
+            avatar speaks with a voice that fits it. A voice picked for an avatar on the live page wins there.
           </p>
           <div class="field">
             <label for="own-voice">Voice</label>
@@ -195,7 +212,9 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
           </div>
         </section>
         <section aria-labelledby="own-engines-h">
-          <h2 id="own-engines-h" class="voices-title">Your own accounts</h2>
+          <h2 id="own-engines-h" class="voices-title">
+            Your own accounts
+          </h2>
           <div class="voice-grid">
             {HOSTED_PROVIDERS.map((p) => (
               <HostedCard id={p} />
@@ -214,7 +233,8 @@ export function VoicesPage(props: { email: string; admin: boolean }) {
           act={{ value: "remove", label: "Remove key", tone: "danger" }}
         >
           <p id="remove-key-what">
-            The key <code class="remove-masked"></code> is deleted from the portal and the box stops using it. <span class="remove-fallback"></span>
+            The key <code class="remove-masked"></code> is deleted from the portal and the box stops using it.{" "}
+            <span class="remove-fallback"></span>
           </p>
         </ConfirmDialog>
       </main>

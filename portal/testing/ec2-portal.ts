@@ -5,7 +5,15 @@ import { Ec2GpuDriver, type Ec2DriverOptions } from "../gpu/drivers/ec2.ts";
 import type { FakeEc2Server } from "./fake-ec2.ts";
 
 export const TEST_GPU_REGIONS: GpuRegion[] = [
-  { id: "ap-southeast-2", label: "Sydney", dataResident: true, canServe: true, smokeTest: false, types: ["g5.xlarge", "g6.xlarge"], ownerTypes: ["g6e.2xlarge"] },
+  {
+    id: "ap-southeast-2",
+    label: "Sydney",
+    dataResident: true,
+    canServe: true,
+    smokeTest: false,
+    types: ["g5.xlarge", "g6.xlarge"],
+    ownerTypes: ["g6e.2xlarge"],
+  },
   { id: "us-east-1", label: "N. Virginia", dataResident: false, canServe: false, smokeTest: true, types: ["g5.xlarge"], ownerTypes: [] },
 ];
 
@@ -35,7 +43,12 @@ export async function noBoxLeft(ec2: FakeEc2Server, db: { execute(sql: string): 
 }
 
 /** One `/auth/gpu/{verb}` request: GET for status and diagnostics, POST for the lifecycle verbs. */
-export function gpuRequest(app: { request(path: string, init?: RequestInit): Response | Promise<Response> }, cookie: string, verb: string, body?: unknown) {
+export function gpuRequest(
+  app: { request(path: string, init?: RequestInit): Response | Promise<Response> },
+  cookie: string,
+  verb: string,
+  body?: unknown,
+) {
   return app.request(`/auth/gpu/${verb}`, {
     method: verb === "status" || verb === "diagnostics" ? "GET" : "POST",
     headers: { cookie, "content-type": "application/json" },

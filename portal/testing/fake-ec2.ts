@@ -88,7 +88,8 @@ export class FakeEc2Server {
     if (params.get("Version") !== "2016-11-15") return this.error(requestId, "InvalidParameterValue", "bad Version", 400);
     this.calls.push({ action, region, params });
     const refused = this.refuseRegion.get(region);
-    if (refused) return this.error(requestId, refused.code, `You are not authorized to perform this operation in ${region}.`, refused.status);
+    if (refused)
+      return this.error(requestId, refused.code, `You are not authorized to perform this operation in ${region}.`, refused.status);
     const failure = this.failNext.get(action);
     if (failure) {
       this.failNext.delete(action);
@@ -110,12 +111,23 @@ export class FakeEc2Server {
       case "StopInstances": {
         const id = params.get("InstanceId.1") ?? "";
         if (this.instances.get(id)?.disableApiStop) {
-          return this.error(requestId, "OperationNotPermitted", `The instance '${id}' may not be stopped. Modify its 'disableApiStop' instance attribute and try again.`, 400);
+          return this.error(
+            requestId,
+            "OperationNotPermitted",
+            `The instance '${id}' may not be stopped. Modify its 'disableApiStop' instance attribute and try again.`,
+            400,
+          );
         }
         return this.transition(requestId, params, "StopInstancesResponse", ["pending", "running"], "stopping");
       }
       case "TerminateInstances":
-        return this.transition(requestId, params, "TerminateInstancesResponse", ["pending", "running", "stopping", "stopped"], "shutting-down");
+        return this.transition(
+          requestId,
+          params,
+          "TerminateInstancesResponse",
+          ["pending", "running", "stopping", "stopped"],
+          "shutting-down",
+        );
       case "DescribeInstanceStatus":
         return this.describeStatus(requestId, params);
       default:
@@ -124,7 +136,10 @@ export class FakeEc2Server {
   }
 
   private error(requestId: string, code: string, message: string, status: number) {
-    return { status, xml: `<Response><Errors><Error><Code>${code}</Code><Message>${esc(message)}</Message></Error></Errors><RequestID>${requestId}</RequestID></Response>` };
+    return {
+      status,
+      xml: `<Response><Errors><Error><Code>${code}</Code><Message>${esc(message)}</Message></Error></Errors><RequestID>${requestId}</RequestID></Response>`,
+    };
   }
 
   private instanceXml(i: FakeInstance, tag = "item"): string {
@@ -137,7 +152,9 @@ export class FakeEc2Server {
       `<instanceState><code>${STATE_CODES[i.state]}</code><name>${i.state}</name></instanceState>` +
       `<instanceType>${esc(i.instanceType)}</instanceType><launchTime>${i.launchTime.toISOString()}</launchTime>` +
       `<placement><availabilityZone>${i.region}a</availabilityZone><tenancy>default</tenancy></placement>` +
-      (running ? `<ipAddress>${i.publicIp}</ipAddress><dnsName>ec2-${i.publicIp.replace(/\./g, "-")}.${i.region}.compute.amazonaws.com</dnsName>` : "<dnsName/>") +
+      (running
+        ? `<ipAddress>${i.publicIp}</ipAddress><dnsName>ec2-${i.publicIp.replace(/\./g, "-")}.${i.region}.compute.amazonaws.com</dnsName>`
+        : "<dnsName/>") +
       (i.clientToken ? `<clientToken>${esc(i.clientToken)}</clientToken>` : "") +
       `<tagSet>${tags}</tagSet></${tag}>`
     );
@@ -149,12 +166,18 @@ export class FakeEc2Server {
     const earlier = token ? [...this.instances.values()].find((i) => i.clientToken === token && i.region === region) : undefined;
     if (earlier) {
       if (earlier.imageId !== p.get("ImageId") || earlier.instanceType !== p.get("InstanceType")) {
-        return this.error(requestId, "IdempotentParameterMismatch", "The client token you have provided is associated with a resource that is already deleted or has different parameters.", 400);
+        return this.error(
+          requestId,
+          "IdempotentParameterMismatch",
+          "The client token you have provided is associated with a resource that is already deleted or has different parameters.",
+          400,
+        );
       }
       return this.reservation(requestId, earlier);
     }
     const tags: Record<string, string> = {};
-    for (let n = 1; p.has(`TagSpecification.1.Tag.${n}.Key`); n++) tags[p.get(`TagSpecification.1.Tag.${n}.Key`)!] = p.get(`TagSpecification.1.Tag.${n}.Value`) ?? "";
+    for (let n = 1; p.has(`TagSpecification.1.Tag.${n}.Key`); n++)
+      tags[p.get(`TagSpecification.1.Tag.${n}.Key`)!] = p.get(`TagSpecification.1.Tag.${n}.Value`) ?? "";
     const n = this.instances.size + 1;
     const i: FakeInstance = {
       instanceId: `i-${(0x0abc0000 + n).toString(16).padStart(17, "0")}`,
@@ -194,20 +217,38 @@ export class FakeEc2Server {
         i.region === region &&
         i.listed &&
         filters.every((f) =>
-          f.name === "instance-state-name" ? f.values.includes(i.state) : f.name.startsWith("tag:") ? f.values.includes(i.tags[f.name.slice(4)]) : true,
+          f.name === "instance-state-name"
+            ? f.values.includes(i.state)
+            : f.name.startsWith("tag:")
+              ? f.values.includes(i.tags[f.name.slice(4)])
+              : true,
         ),
     );
-    const reservations = matches.map((i) => `<item><reservationId>r-${i.instanceId}</reservationId><ownerId>123456789012</ownerId><groupSet/><instancesSet>${this.instanceXml(i)}</instancesSet></item>`).join("");
-    return { status: 200, xml: `<DescribeInstancesResponse xmlns="${NS}"><requestId>${requestId}</requestId><reservationSet>${reservations}</reservationSet></DescribeInstancesResponse>` };
+    const reservations = matches
+      .map(
+        (i) =>
+          `<item><reservationId>r-${i.instanceId}</reservationId><ownerId>123456789012</ownerId><groupSet/><instancesSet>${this.instanceXml(i)}</instancesSet></item>`,
+      )
+      .join("");
+    return {
+      status: 200,
+      xml: `<DescribeInstancesResponse xmlns="${NS}"><requestId>${requestId}</requestId><reservationSet>${reservations}</reservationSet></DescribeInstancesResponse>`,
+    };
   }
 
   private transition(requestId: string, p: URLSearchParams, response: string, from: string[], to: string, restart = false) {
     const items: string[] = [];
     for (let n = 1; p.has(`InstanceId.${n}`); n++) {
       const i = this.instances.get(p.get(`InstanceId.${n}`)!);
-      if (!i) return this.error(requestId, "InvalidInstanceID.NotFound", `The instance ID '${p.get(`InstanceId.${n}`)}' does not exist`, 400);
+      if (!i)
+        return this.error(requestId, "InvalidInstanceID.NotFound", `The instance ID '${p.get(`InstanceId.${n}`)}' does not exist`, 400);
       if (!from.includes(i.state) && i.state !== to) {
-        return this.error(requestId, "IncorrectInstanceState", `The instance '${i.instanceId}' is not in a state from which it can be ${to}.`, 400);
+        return this.error(
+          requestId,
+          "IncorrectInstanceState",
+          `The instance '${i.instanceId}' is not in a state from which it can be ${to}.`,
+          400,
+        );
       }
       const previous = i.state;
       i.state = to;
@@ -216,7 +257,10 @@ export class FakeEc2Server {
         `<item><instanceId>${i.instanceId}</instanceId><currentState><code>${STATE_CODES[to]}</code><name>${to}</name></currentState><previousState><code>${STATE_CODES[previous]}</code><name>${previous}</name></previousState></item>`,
       );
     }
-    return { status: 200, xml: `<${response} xmlns="${NS}"><requestId>${requestId}</requestId><instancesSet>${items.join("")}</instancesSet></${response}>` };
+    return {
+      status: 200,
+      xml: `<${response} xmlns="${NS}"><requestId>${requestId}</requestId><instancesSet>${items.join("")}</instancesSet></${response}>`,
+    };
   }
 
   private describeStatus(requestId: string, p: URLSearchParams) {
@@ -233,7 +277,10 @@ export class FakeEc2Server {
           `<instanceStatus><status>${ok}</status><details><item><name>reachability</name><status>${passed}</status></item></details></instanceStatus></item>`,
       );
     }
-    return { status: 200, xml: `<DescribeInstanceStatusResponse xmlns="${NS}"><requestId>${requestId}</requestId><instanceStatusSet>${items.join("")}</instanceStatusSet></DescribeInstanceStatusResponse>` };
+    return {
+      status: 200,
+      xml: `<DescribeInstanceStatusResponse xmlns="${NS}"><requestId>${requestId}</requestId><instanceStatusSet>${items.join("")}</instanceStatusSet></DescribeInstanceStatusResponse>`,
+    };
   }
 
   async close(): Promise<void> {

@@ -25,7 +25,8 @@ export interface PortalProcess {
 
 /** The command line of an entry, from the repository root. */
 export function portalCommand(opts: PortalProcessOptions = {}): { command: string; args: string[]; env: Record<string, string> } {
-  if ((opts.runtime ?? "bun") === "deno") return { command: DENO_BIN, args: denoPortalArgs(opts.denoProfile ?? "local"), env: { ...DENO_ENV } };
+  if ((opts.runtime ?? "bun") === "deno")
+    return { command: DENO_BIN, args: denoPortalArgs(opts.denoProfile ?? "local"), env: { ...DENO_ENV } };
   return { command: "node_modules/.bin/bun", args: ["portal/main.ts"], env: {} };
 }
 

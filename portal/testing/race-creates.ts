@@ -13,11 +13,21 @@ await client.execute("SELECT 1");
 console.log("ready");
 await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
 const statuses = await Promise.all(
-  Array.from({ length: count }, async (_, i) =>
-    (await app.request("/auth/keys", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: `race ${i}` }) })).status,
+  Array.from(
+    { length: count },
+    async (_, i) =>
+      (
+        await app.request("/auth/keys", {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json" },
+          body: JSON.stringify({ name: `race ${i}` }),
+        })
+      ).status,
   ),
 );
 // Written and flushed before exiting: process.exit() right after console.log can cut a piped stdout.
-await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(statuses)}\n`, (err) => (err ? reject(err) : resolve())));
+await new Promise<void>((resolve, reject) =>
+  process.stdout.write(`${JSON.stringify(statuses)}\n`, (err) => (err ? reject(err) : resolve())),
+);
 client.close();
 process.exit(0);

@@ -12,7 +12,10 @@ export interface Racer {
 
 /** `env` replaces the environment when given (a Deno child must not see the test's own variables). */
 export function racer(command: string, args: string[], env?: Record<string, string>): Racer {
-  const p = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], env: env ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } : process.env });
+  const p = spawn(command, args, {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: env ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } : process.env,
+  });
   let out = "";
   const ready = new Promise<void>((resolve) => p.stdout.on("data", (d) => (out += d) && out.startsWith("ready\n") && resolve()));
   // "close", not "exit": it comes after the racer's stdout is read to its end.

@@ -32,7 +32,11 @@ afterAll(async () => {
 });
 
 const put = (body: unknown) =>
-  portal.app.request("/auth/voice/key", { method: "PUT", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+  portal.app.request("/auth/voice/key", {
+    method: "PUT",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 /** Every byte the database has on disk right now: the main file and, when present, its WAL. */
 function databaseBytes(): { main: Buffer; wal: Buffer } {
@@ -53,7 +57,9 @@ describe("voice keys at rest", () => {
     expect((await put({ provider: "elevenlabs", key: ELEVEN_KEY })).status).toBe(200);
     expect((await put({ provider: "cartesia", key: CARTESIA_KEY })).status).toBe(200);
 
-    const { rows } = await portal.client.execute("SELECT nonce, ciphertext, last4 FROM voice_keys WHERE owner = 'ada@example.com' ORDER BY provider");
+    const { rows } = await portal.client.execute(
+      "SELECT nonce, ciphertext, last4 FROM voice_keys WHERE owner = 'ada@example.com' ORDER BY provider",
+    );
     expect(rows).toHaveLength(2);
     const before = databaseBytes();
     const all = Buffer.concat([before.main, before.wal]);

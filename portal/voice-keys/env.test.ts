@@ -10,7 +10,10 @@ describe("voice key-check base URLs", () => {
   });
 
   it("take a local server, trailing slashes dropped", () => {
-    const env = readPortalEnv({ PORTAL_ELEVENLABS_BASE_URL: "http://127.0.0.1:9001/", PORTAL_CARTESIA_BASE_URL: " http://127.0.0.1:9002/prefix// " });
+    const env = readPortalEnv({
+      PORTAL_ELEVENLABS_BASE_URL: "http://127.0.0.1:9001/",
+      PORTAL_CARTESIA_BASE_URL: " http://127.0.0.1:9002/prefix// ",
+    });
     expect(env.elevenlabsBaseUrl).toBe("http://127.0.0.1:9001");
     expect(env.cartesiaBaseUrl).toBe("http://127.0.0.1:9002/prefix");
   });

@@ -96,7 +96,9 @@ describe("Cartesia: GET /voices?limit=1 with X-API-Key and Cartesia-Version", ()
   it("the fake is as strict as the provider: version header required, Bearer accepted, plain-text errors before 2026-03-01", async () => {
     const noVersion = await fetch(`${cartesia.url}/voices?limit=1`, { headers: { "X-API-Key": CARTESIA_KEY } });
     expect(noVersion.status).toBe(400);
-    const bearer = await fetch(`${cartesia.url}/voices?limit=1`, { headers: { authorization: `Bearer ${CARTESIA_KEY}`, "Cartesia-Version": "2025-11-04" } });
+    const bearer = await fetch(`${cartesia.url}/voices?limit=1`, {
+      headers: { authorization: `Bearer ${CARTESIA_KEY}`, "Cartesia-Version": "2025-11-04" },
+    });
     expect(bearer.status).toBe(200);
     expect(await bearer.json()).toMatchObject({ data: [{ id: expect.any(String), name: "Katie" }], has_more: true });
     const oldError = await fetch(`${cartesia.url}/voices`, { headers: { "X-API-Key": "nope", "Cartesia-Version": "2024-11-13" } });

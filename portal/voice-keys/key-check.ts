@@ -15,8 +15,8 @@ export const DEFAULT_KEY_CHECK_TIMEOUT_MS = 8000;
 const MAX_ERROR_BODY = 16 * 1024;
 
 export type KeyCheckOutcome =
-  | { accepted: true; /** valid but scoped (ElevenLabs `missing_permissions`) */ restricted: boolean }
-  | { accepted: false; /** the provider's own code, when it gave a readable one */ reason: string | null };
+  | { accepted: true /** valid but scoped (ElevenLabs `missing_permissions`) */; restricted: boolean }
+  | { accepted: false /** the provider's own code, when it gave a readable one */; reason: string | null };
 
 export interface VoiceKeyChecker {
   check(provider: HostedProvider, key: string): Promise<KeyCheckOutcome>;

@@ -12,4 +12,5 @@ export const PROVIDER_LABELS: Readonly<Record<HostedProvider, string>> = {
 
 export const BUILT_IN_LABEL = "espeak-ng (built in)";
 
-export const engineLabel = (id: string): string => (id === BUILT_IN_ENGINE ? BUILT_IN_LABEL : (PROVIDER_LABELS[id as HostedProvider] ?? id));
+export const engineLabel = (id: string): string =>
+  id === BUILT_IN_ENGINE ? BUILT_IN_LABEL : (PROVIDER_LABELS[id as HostedProvider] ?? id);

@@ -11,7 +11,8 @@ export type VoiceEngineId = typeof BUILT_IN_ENGINE | HostedProvider;
 /** Longest provider key we accept, in characters (real keys are well under 100). */
 export const VOICE_KEY_MAX_CHARS = 512;
 
-export const isHostedProvider = (v: unknown): v is HostedProvider => typeof v === "string" && (HOSTED_PROVIDERS as readonly string[]).includes(v);
+export const isHostedProvider = (v: unknown): v is HostedProvider =>
+  typeof v === "string" && (HOSTED_PROVIDERS as readonly string[]).includes(v);
 
 export const VoiceEngine = Type.Object({
   id: Type.String(),

@@ -43,13 +43,25 @@ export function parseVoiceKey(raw: unknown): string {
   const key = raw.replace(/^ +| +$/g, "");
   if (key.length === 0) throw new ApiError(400, "invalid_voice_key", "The key is empty: paste the API key from your provider's dashboard.");
   if (key.length > VOICE_KEY_MAX_CHARS) {
-    throw new ApiError(400, "invalid_voice_key", `The key is ${key.length} characters long; provider keys are at most ${VOICE_KEY_MAX_CHARS}.`);
+    throw new ApiError(
+      400,
+      "invalid_voice_key",
+      `The key is ${key.length} characters long; provider keys are at most ${VOICE_KEY_MAX_CHARS}.`,
+    );
   }
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(key)) {
-    throw new ApiError(400, "invalid_voice_key", "The key contains control characters (a line break, tab or similar); paste the key alone.");
+    throw new ApiError(
+      400,
+      "invalid_voice_key",
+      "The key contains control characters (a line break, tab or similar); paste the key alone.",
+    );
   }
   if (!/^[\x21-\x7e]+$/.test(key)) {
-    throw new ApiError(400, "invalid_voice_key", "The key contains spaces or characters outside printable ASCII; provider keys have neither.");
+    throw new ApiError(
+      400,
+      "invalid_voice_key",
+      "The key contains spaces or characters outside printable ASCII; provider keys have neither.",
+    );
   }
   return key;
 }
@@ -112,7 +124,11 @@ export class VoiceService {
     }
     if (!outcome.accepted) {
       const why = outcome.reason ? ` (${outcome.reason})` : "";
-      throw new ApiError(400, "voice_key_rejected", `${label} refused this key${why}; it was not saved. Check that you copied the whole key.`);
+      throw new ApiError(
+        400,
+        "voice_key_rejected",
+        `${label} refused this key${why}; it was not saved. Check that you copied the whole key.`,
+      );
     }
     const now = this.seconds();
     const sealed = await (await this.opts.cipher).seal(owner, provider, key);

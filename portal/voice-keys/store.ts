@@ -51,10 +51,27 @@ export class VoiceStore {
   }
 
   /** Inserts or replaces the owner's key for the provider (created_at kept on replace). */
-  async saveKey(row: { owner: string; provider: HostedProvider; sealed: SealedVoiceKey; last4: string; now: number; validatedAt: number | null }): Promise<void> {
+  async saveKey(row: {
+    owner: string;
+    provider: HostedProvider;
+    sealed: SealedVoiceKey;
+    last4: string;
+    now: number;
+    validatedAt: number | null;
+  }): Promise<void> {
     await this.client.execute({
       sql: UPSERT_KEY,
-      args: [row.owner, row.provider, row.sealed.keyId, row.sealed.nonce, row.sealed.ciphertext, row.last4, row.now, row.now, row.validatedAt],
+      args: [
+        row.owner,
+        row.provider,
+        row.sealed.keyId,
+        row.sealed.nonce,
+        row.sealed.ciphertext,
+        row.last4,
+        row.now,
+        row.now,
+        row.validatedAt,
+      ],
     });
   }
 

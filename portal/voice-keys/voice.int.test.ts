@@ -31,7 +31,11 @@ beforeAll(async () => {
     PORTAL_ELEVENLABS_BASE_URL: eleven.url,
     PORTAL_CARTESIA_BASE_URL: `${cartesia.url}/`,
   });
-  await fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "ada@example.com" }) });
+  await fetch(`${portal.url}/auth/request-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "ada@example.com" }),
+  });
   const mail = readFileSync(join(outbox, readdirSync(outbox)[0]), "utf8");
   const link = /(http:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(mail)![1];
   cookie = (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0];

@@ -75,8 +75,20 @@ describe("GET /auth/voice/settings", () => {
         engine: "espeak",
         engines: [
           { id: "espeak", label: expect.any(String), byo: false, provider: null, note: expect.stringMatching(/no key/) },
-          { id: "elevenlabs", label: "ElevenLabs", byo: true, provider: "elevenlabs", note: expect.stringMatching(/Needs your own ElevenLabs API key/) },
-          { id: "cartesia", label: "Cartesia", byo: true, provider: "cartesia", note: expect.stringMatching(/Needs your own Cartesia API key/) },
+          {
+            id: "elevenlabs",
+            label: "ElevenLabs",
+            byo: true,
+            provider: "elevenlabs",
+            note: expect.stringMatching(/Needs your own ElevenLabs API key/),
+          },
+          {
+            id: "cartesia",
+            label: "Cartesia",
+            byo: true,
+            provider: "cartesia",
+            note: expect.stringMatching(/Needs your own Cartesia API key/),
+          },
         ],
         keys: [],
       },
@@ -133,7 +145,9 @@ describe("PUT /auth/voice/key", () => {
   it("replacing a key keeps created_at and moves updated_at", async () => {
     const first = (await settings(ada)).keys.find((k: { provider: string }) => k.provider === "elevenlabs");
     await new Promise((r) => setTimeout(r, 1100));
-    const again = (await saveKey(ada, { provider: "elevenlabs", key: ELEVEN_KEY })).json.voice.keys.find((k: { provider: string }) => k.provider === "elevenlabs");
+    const again = (await saveKey(ada, { provider: "elevenlabs", key: ELEVEN_KEY })).json.voice.keys.find(
+      (k: { provider: string }) => k.provider === "elevenlabs",
+    );
     expect(again.created_at).toBe(first.created_at);
     expect(again.updated_at).toBeGreaterThan(first.updated_at);
   });
@@ -155,7 +169,10 @@ describe("PUT /auth/voice/key", () => {
   it("answers 502 voice_key_check_failed when the provider hangs, and stores nothing", async () => {
     const erin = await portal.signIn("erin@example.com");
     for (const fake of [eleven, cartesia]) fake.options.hang = true;
-    for (const [provider, key] of [["elevenlabs", ELEVEN_KEY], ["cartesia", CARTESIA_KEY]]) {
+    for (const [provider, key] of [
+      ["elevenlabs", ELEVEN_KEY],
+      ["cartesia", CARTESIA_KEY],
+    ]) {
       const started = Date.now();
       const res = await saveKey(erin, { provider, key });
       expect(Date.now() - started).toBeLessThan(3000);
@@ -219,7 +236,7 @@ describe("PUT /auth/voice/key", () => {
   }
 
   it("refuses a body that is not a JSON object with 400 invalid_body", async () => {
-    for (const body of ["{provider:", "[]", "\"elevenlabs\"", "null"]) expectError(await saveKey(bob, body), 400, "invalid_body");
+    for (const body of ["{provider:", "[]", '"elevenlabs"', "null"]) expectError(await saveKey(bob, body), 400, "invalid_body");
   });
 
   it("refuses a change started by another site (409 cross_site_request) without asking the provider", async () => {
@@ -275,7 +292,10 @@ describe("DELETE /auth/voice/key/{provider}", () => {
     expect(res.json.voice.keys.map((k: { provider: string }) => k.provider)).toEqual(["elevenlabs"]);
     expect(res.json.voice.engines[2].note).toMatch(/Needs your own Cartesia/);
     // The row is gone, not hidden.
-    const rows = await portal.client.execute({ sql: "SELECT count(*) AS n FROM voice_keys WHERE owner = ? AND provider = ?", args: ["ada@example.com", "cartesia"] });
+    const rows = await portal.client.execute({
+      sql: "SELECT count(*) AS n FROM voice_keys WHERE owner = ? AND provider = ?",
+      args: ["ada@example.com", "cartesia"],
+    });
     expect(rows.rows[0].n).toBe(0);
     // And the provider cannot be chosen again until a key is saved.
     expectError(await choose(ada, { engine: "cartesia" }), 409, "voice_key_required");
@@ -301,7 +321,17 @@ describe("DELETE /auth/voice/key/{provider}", () => {
     expect((await settings(ada)).keys.map((k: { provider: string }) => k.provider)).toContain("elevenlabs");
   });
 
-  for (const provider of ["espeak", "openai", "ElevenLabs", "eleven%2Flabs", "elevenlabs.", "%65levenlabs%2F", "%E2%80%A8", "elevenlabs%00", "k".repeat(300)]) {
+  for (const provider of [
+    "espeak",
+    "openai",
+    "ElevenLabs",
+    "eleven%2Flabs",
+    "elevenlabs.",
+    "%65levenlabs%2F",
+    "%E2%80%A8",
+    "elevenlabs%00",
+    "k".repeat(300),
+  ]) {
     it(`refuses provider segment ${provider} with 400 unknown_voice_provider`, async () => {
       expectError(await deleteKey(ada, provider), 400, "unknown_voice_provider");
       expect((await settings(ada)).keys.map((k: { provider: string }) => k.provider)).toContain("elevenlabs");
@@ -375,7 +405,10 @@ describe("the engine never points at a missing key", () => {
       const now = await settings(ivy);
       const keyed = new Set(now.keys.map((k: { provider: string }) => k.provider));
       expect(now.engine === "espeak" || keyed.has(now.engine)).toBe(true);
-      const row = await portal.client.execute({ sql: "SELECT engine FROM voice_engine_choices WHERE owner = ?", args: ["ivy@example.com"] });
+      const row = await portal.client.execute({
+        sql: "SELECT engine FROM voice_engine_choices WHERE owner = ?",
+        args: ["ivy@example.com"],
+      });
       const engine = (row.rows[0]?.engine as string | undefined) ?? "espeak";
       expect(engine === "espeak" || keyed.has(engine)).toBe(true);
     }

@@ -21,7 +21,14 @@ const SAMPLE = new URL("../../node_modules/@vladmandic/face-api/demo/sample2.jpg
 const round = (x: number, digits = 1) => (Number.isFinite(x) ? +x.toFixed(digits) : null);
 
 /** One figure: `{bench, figure, value, unit, goal, met}` plus any detail fields. */
-export function figure(name: string, value: number, unit: string, goal: string | null, met: boolean | null, extra: Record<string, unknown> = {}): void {
+export function figure(
+  name: string,
+  value: number,
+  unit: string,
+  goal: string | null,
+  met: boolean | null,
+  extra: Record<string, unknown> = {},
+): void {
   const digits = unit === "ms" ? 0 : unit === "fps" ? 1 : 2;
   console.log(JSON.stringify({ bench: BENCH, figure: name, value: round(value, digits), unit, goal, met, ...extra }));
 }
@@ -34,7 +41,9 @@ export function machineLine(at: string): void {
   } catch {}
   const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
   const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`;
-  console.log(JSON.stringify({ bench: BENCH, figure: "machine", at, nproc, cpu: model, loadavg: loadavg().map((x) => round(x, 2)), runtime }));
+  console.log(
+    JSON.stringify({ bench: BENCH, figure: "machine", at, nproc, cpu: model, loadavg: loadavg().map((x) => round(x, 2)), runtime }),
+  );
 }
 
 function ffmpeg(args: string[]): void {
@@ -58,19 +67,52 @@ export function makeInputs(dir: string): { photo: Uint8Array; video: Uint8Array 
     "zoompan=z='1.35+0.05*sin(in/20)':x='540-iw/zoom/2+40*sin(in/22)':y='270-ih/zoom/2+25*sin(in/17)':d=1:s=1280x720:fps=25",
     "setsar=1",
   ].join(",");
-  ffmpeg(["-loop", "1", "-framerate", "25", "-i", photo, "-t", "10", "-vf", vf, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart", video]);
+  ffmpeg([
+    "-loop",
+    "1",
+    "-framerate",
+    "25",
+    "-i",
+    photo,
+    "-t",
+    "10",
+    "-vf",
+    vf,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "23",
+    "-pix_fmt",
+    "yuv420p",
+    "-movflags",
+    "+faststart",
+    video,
+  ]);
   return { photo: new Uint8Array(readFileSync(photo)), video: new Uint8Array(readFileSync(video)) };
 }
 
 /** A migrated libSQL file with one full API key and an upload attestation of `attested`'s bytes. */
-export async function sharedDatabase(dir: string, key: string, consentId: string, attested: Uint8Array): Promise<{ url: string; db: Client }> {
+export async function sharedDatabase(
+  dir: string,
+  key: string,
+  consentId: string,
+  attested: Uint8Array,
+): Promise<{ url: string; db: Client }> {
   const url = `file:${join(dir, "shared.db")}`;
   const db = createClient({ url });
   await migrateKeyTable(db);
   await migrateAvatarTables(db);
-  await db.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)", args: [sha256Hex(key), "bench@avatar-build.test"] });
+  await db.execute({
+    sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)",
+    args: [sha256Hex(key), "bench@avatar-build.test"],
+  });
   const sha = createHash("sha256").update(attested).digest("hex");
-  await db.execute({ sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES (?, ?, 0, 'photo')", args: [consentId, sha] });
+  await db.execute({
+    sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES (?, ?, 0, 'photo')",
+    args: [consentId, sha],
+  });
   return { url, db };
 }
 
@@ -144,7 +186,11 @@ export class BoxCalls {
   }
 
   /** Polls GET /api/avatar/clips until no tone is `generating`; each tone's first-seen finish time. */
-  async untilClips(avatar: string, pollMs: number, timeoutMs: number): Promise<{ at: number; rows: any[]; doneAt: Record<string, number> }> {
+  async untilClips(
+    avatar: string,
+    pollMs: number,
+    timeoutMs: number,
+  ): Promise<{ at: number; rows: any[]; doneAt: Record<string, number> }> {
     const deadline = performance.now() + timeoutMs;
     const doneAt: Record<string, number> = {};
     for (;;) {

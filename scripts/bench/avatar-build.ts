@@ -21,7 +21,21 @@ import { FaceRenderer } from "../../box/render/face-renderer.ts";
 import type { PreparedFace } from "../../box/render/prepared-face.ts";
 import { spawnBox, type RunningBox } from "../../box/testing/spawn-box.ts";
 import { cpuBetween, cpuSnapshot, sleep, talkingFrame } from "./bench-kit.ts";
-import { ALL_TONES, BENCH, BoxCalls, figure, fpsOver, fpsWindows, machineBusyPct, machineLine, machineTicks, makeInputs, median, observedDetail, sharedDatabase } from "./avatar-build-kit.ts";
+import {
+  ALL_TONES,
+  BENCH,
+  BoxCalls,
+  figure,
+  fpsOver,
+  fpsWindows,
+  machineBusyPct,
+  machineLine,
+  machineTicks,
+  makeInputs,
+  median,
+  observedDetail,
+  sharedDatabase,
+} from "./avatar-build-kit.ts";
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 400);
 const BASELINE_S = Number(process.env.BENCH_BASELINE_SECONDS ?? 5);
@@ -46,18 +60,34 @@ async function photoReady(calls: BoxCalls, filename: string, name: string, note:
   const id = up.json.avatar as string;
   const ready = await calls.untilReady(id, 50, 120_000);
   const ms = ready.at - t0;
-  figure(name, ms, "ms", "<= 15000", ms <= 15_000, { note, tones: up.json.tones, upload_answer_ms: Math.round(answered), bytes: inputs.photo.length, detail: await observedDetail(shared.db, id) });
+  figure(name, ms, "ms", "<= 15000", ms <= 15_000, {
+    note,
+    tones: up.json.tones,
+    upload_answer_ms: Math.round(answered),
+    bytes: inputs.photo.length,
+    detail: await observedDetail(shared.db, id),
+  });
   return { id, t0 };
 }
 
 /** 1. Photo: upload -> ready (the box's first, then a second one), then six clips -> generated. */
 async function photo(calls: BoxCalls): Promise<void> {
-  const { id, t0 } = await photoReady(calls, "bench-photo.jpg", "photo_1024_upload_to_ready", "the box's first preparation: includes loading the face landmarker");
+  const { id, t0 } = await photoReady(
+    calls,
+    "bench-photo.jpg",
+    "photo_1024_upload_to_ready",
+    "the box's first preparation: includes loading the face landmarker",
+  );
   const c0 = performance.now();
   await calls.requestClips(id);
   const clips = await calls.untilClips(id, 50, 300_000);
   const per = Object.fromEntries(Object.entries(clips.doneAt).map(([t, at]) => [t, Math.round(at - c0)]));
-  figure("photo_six_clips_generated", clips.at - c0, "ms", null, null, { states: clips.rows.map((r) => r.state), clip_s: clips.rows[0]?.duration_s, done_ms_by_tone: per, upload_to_all_clips_ms: Math.round(clips.at - t0) });
+  figure("photo_six_clips_generated", clips.at - c0, "ms", null, null, {
+    states: clips.rows.map((r) => r.state),
+    clip_s: clips.rows[0]?.duration_s,
+    done_ms_by_tone: per,
+    upload_to_all_clips_ms: Math.round(clips.at - t0),
+  });
   await photoReady(calls, "bench-photo-again.jpg", "photo_1024_upload_to_ready_warm", "a second photo, landmarker already loaded");
 }
 
@@ -69,7 +99,12 @@ async function video(calls: BoxCalls): Promise<void> {
   if (up.status !== 200) throw new Error(`video upload ${up.status} ${JSON.stringify(up.json)}`);
   const ready = await calls.untilReady(up.json.avatar, 50, 180_000);
   const ms = ready.at - t0;
-  figure("video_10s_720p_upload_to_ready", ms, "ms", "<= 30000", ms <= 30_000, { tones: up.json.tones, upload_answer_ms: Math.round(answered), bytes: inputs.video.length, detail: await observedDetail(shared.db, up.json.avatar) });
+  figure("video_10s_720p_upload_to_ready", ms, "ms", "<= 30000", ms <= 30_000, {
+    tones: up.json.tones,
+    upload_answer_ms: Math.round(answered),
+    bytes: inputs.video.length,
+    detail: await observedDetail(shared.db, up.json.avatar),
+  });
 }
 
 /** 3. Live fps on the photo face while another photo is prepared and its six clips built. */
@@ -113,18 +148,24 @@ async function liveDuringBuild(calls: BoxCalls, pid: number): Promise<void> {
     baseline: { windows: baseline.length, min: Math.min(...baseline), median: median(baseline), machine_busy_pct: baselineBusy },
   };
   figure("live_fps_during_build_min", Math.min(...during), "fps", ">= 24", Math.min(...during) >= 24, extra);
-  figure("live_fps_during_build_median", median(during), "fps", ">= 24", median(during) >= 24, { cpu_during_build: cpu, machine_busy_pct: busy, note: "box_pct etc. are % of one core; machine_busy_pct is % of all cores, everyone's processes" });
+  figure("live_fps_during_build_median", median(during), "fps", ">= 24", median(during) >= 24, {
+    cpu_during_build: cpu,
+    machine_busy_pct: busy,
+    note: "box_pct etc. are % of one core; machine_busy_pct is % of all cores, everyone's processes",
+  });
   await calls.call("POST", "/disconnect");
   client.close();
   client = undefined;
 }
 
-
 /** 4. CPU ms per rendered frame, photo face vs each stock face, in alternating chunks of 25. */
 async function cpuPerFrame(): Promise<void> {
   const renderer = await FaceRenderer.load({ width: SIZE, height: SIZE, threads: 1, executionProviders: ["cpu"] });
   const prepared = await preparePhoto(inputs.photo, { size: SIZE });
-  const faces: { id: string; face: PreparedFace; cpu: number; n: number }[] = [{ id: "photo", face: prepared.face, cpu: 0, n: 0 }, ...(await loadStockFaces(SIZE)).map((s) => ({ id: s.id, face: s.face, cpu: 0, n: 0 }))];
+  const faces: { id: string; face: PreparedFace; cpu: number; n: number }[] = [
+    { id: "photo", face: prepared.face, cpu: 0, n: 0 },
+    ...(await loadStockFaces(SIZE)).map((s) => ({ id: s.id, face: s.face, cpu: 0, n: 0 })),
+  ];
   const out = new Uint8Array(prepared.face.i420.length);
   for (const f of faces) for (let i = 0; i < 30; i++) await renderer.render(f.face, talkingFrame(i), out); // warm-up
   const CHUNK = 25; // alternate so a busy spell on the shared machine hits every face alike

@@ -35,7 +35,13 @@ export function emit(figure: string, fields: Record<string, unknown>): void {
 /** The machine line: CPU model and count, and the load average (the machine may be shared). */
 export function machine(extra: Record<string, unknown> = {}): void {
   const c = cpus();
-  emit("machine", { cpu: c[0]?.model, cores: c.length, loadavg: loadavg().map((x) => round(x)), runtime: process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`, ...extra });
+  emit("machine", {
+    cpu: c[0]?.model,
+    cores: c.length,
+    loadavg: loadavg().map((x) => round(x)),
+    runtime: process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`,
+    ...extra,
+  });
 }
 
 type Stat = { comm: string; ppid: number; ticks: number; reapedTicks: number };
@@ -45,7 +51,12 @@ function readStat(pid: number): Stat | null {
     const s = readFileSync(`/proc/${pid}/stat`, "utf8");
     const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
     // After the comm: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14)
-    return { comm: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), reapedTicks: Number(f[13]) + Number(f[14]) };
+    return {
+      comm: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")),
+      ppid: Number(f[1]),
+      ticks: Number(f[11]) + Number(f[12]),
+      reapedTicks: Number(f[13]) + Number(f[14]),
+    };
   } catch {
     return null;
   }
@@ -63,7 +74,7 @@ function descendants(root: number): Map<number, Stat> {
   const frontier = [root];
   while (frontier.length) {
     const parent = frontier.pop()!;
-    for (const [pid, st] of all) if (st.ppid === parent && !out.has(pid)) (out.set(pid, st), frontier.push(pid));
+    for (const [pid, st] of all) if (st.ppid === parent && !out.has(pid)) out.set(pid, st), frontier.push(pid);
   }
   return out;
 }
@@ -88,16 +99,32 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, numbe
   for (const [pid, st] of b.children) {
     const before = a.children.get(pid)?.ticks ?? 0; // a child born in between counts from zero
     const used = st.ticks + st.reapedTicks - before - (a.children.get(pid)?.reapedTicks ?? 0);
-    if (st.comm === "ffmpeg") (ffmpeg += used, ffmpegCount++);
+    if (st.comm === "ffmpeg") (ffmpeg += used), ffmpegCount++;
     else other += used;
   }
   const box = b.box - a.box;
   const reaped = b.reaped - a.reaped;
-  return { seconds: round(seconds, 2), box_pct: pct(box), ffmpeg_pct: pct(ffmpeg), ffmpeg_processes: ffmpegCount, other_children_pct: pct(other), reaped_children_pct: pct(reaped), total_pct: pct(box + ffmpeg + other + reaped) };
+  return {
+    seconds: round(seconds, 2),
+    box_pct: pct(box),
+    ffmpeg_pct: pct(ffmpeg),
+    ffmpeg_processes: ffmpegCount,
+    other_children_pct: pct(other),
+    reaped_children_pct: pct(reaped),
+    total_pct: pct(box + ffmpeg + other + reaped),
+  };
 }
 
 /** One figure line `{bench, figure, value, unit, goal, met, ...}`: a goal is compared, never asserted. */
-export function figureLine(bench: string, name: string, value: number, unit: string, goal: string | null, met: boolean | null, extra: Record<string, unknown> = {}): void {
+export function figureLine(
+  bench: string,
+  name: string,
+  value: number,
+  unit: string,
+  goal: string | null,
+  met: boolean | null,
+  extra: Record<string, unknown> = {},
+): void {
   const digits = unit === "req/s" ? 0 : unit === "ms" ? 2 : 1;
   console.log(JSON.stringify({ bench, figure: name, value: round(value, digits), unit, goal, met, ...extra }));
 }
@@ -118,7 +145,9 @@ export function machineLineOf(bench: string, at: string, extra: Record<string, u
   nproc ??= nprocNow();
   const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
   const runtime = process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.versions.node}`;
-  console.log(JSON.stringify({ bench, figure: "machine", at, nproc, cpu: model, loadavg: loadavg().map((x) => round(x)), runtime, ...extra }));
+  console.log(
+    JSON.stringify({ bench, figure: "machine", at, nproc, cpu: model, loadavg: loadavg().map((x) => round(x)), runtime, ...extra }),
+  );
 }
 
 /** A talking, blinking, moving face: every parameter changes every frame (idle-animator ranges). */

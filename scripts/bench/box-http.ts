@@ -16,7 +16,10 @@ const ktUrl = `file:${join(dir, "keys.db")}`;
 const kt = createClient({ url: ktUrl });
 await migrateKeyTable(kt);
 const key = "ak_benchmark_key_0000000000000000000000000000";
-await kt.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', 'bench@x.test', ?)", args: [sha256Hex(key), Math.floor(Date.now() / 1000)] });
+await kt.execute({
+  sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', 'bench@x.test', ?)",
+  args: [sha256Hex(key), Math.floor(Date.now() / 1000)],
+});
 kt.close();
 
 const box = await spawnBox({ BOX_KEY_TABLE_URL: ktUrl });
@@ -25,7 +28,17 @@ try {
   for (const path of ["/api/chat/status", "/api/settings"]) {
     await load(box.url + path, { "x-api-key": key }, 8, 1); // warm-up
     const r = await load(box.url + path, { "x-api-key": key }, 64, seconds);
-    console.log(JSON.stringify({ route: `GET ${path}`, connections: 64, seconds, ...r, rps: Math.round(r.rps), p50_ms: +r.p50_ms.toFixed(2), p99_ms: +r.p99_ms.toFixed(2) }));
+    console.log(
+      JSON.stringify({
+        route: `GET ${path}`,
+        connections: 64,
+        seconds,
+        ...r,
+        rps: Math.round(r.rps),
+        p50_ms: +r.p50_ms.toFixed(2),
+        p99_ms: +r.p99_ms.toFixed(2),
+      }),
+    );
   }
 } finally {
   await box.stop();

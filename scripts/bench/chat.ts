@@ -49,7 +49,11 @@ const fake = await new TimedFake({ models: [{ id: "fake-chat" }], defaultScript:
 const box = await spawnBox({ BOX_OPENAI_BASE_URL: fake.url });
 
 async function post(path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(box.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(box.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -59,7 +63,11 @@ type Turn = { firstByte: number; firstType: string; fake: FakeTiming; hung: bool
 async function turn(afterFirst?: () => Promise<void>): Promise<Turn> {
   const before = fake.timings.length;
   const t0 = performance.now();
-  const res = await fetch(box.url + "/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "Hi, how are you?", stream: true }) });
+  const res = await fetch(box.url + "/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message: "Hi, how are you?", stream: true }),
+  });
   if (res.status !== 200) throw new Error(`/api/chat ${res.status} ${await res.text()}`);
   const reader = res.body!.getReader();
   const dec = new TextDecoder();
@@ -95,11 +103,41 @@ async function connectLive(): Promise<WrtcClient> {
 
 function report(mode: string, turns: Turn[]): void {
   const types = [...new Set(turns.map((t) => t.firstType))];
-  emit(`chat_${mode}_first_byte`, { first_frame_types: types, ...summary(turns.map((t) => t.firstByte), [50, 99]) });
-  emit(`chat_${mode}_fake_model_time`, summary(turns.map((t) => t.fake.end - t.fake.arrive), [50, 99]));
-  emit(`chat_${mode}_engine_overhead_to_first_byte`, { ...summary(turns.map((t) => t.firstByte - (t.fake.end - t.fake.arrive)), [50, 99]), goal_p50_ms: 5 });
-  emit(`chat_${mode}_post_to_model_request`, summary(turns.map((t) => t.fake.arrive), [50, 99]));
-  emit(`chat_${mode}_model_done_to_first_byte`, summary(turns.map((t) => t.firstByte - t.fake.end), [50, 99]));
+  emit(`chat_${mode}_first_byte`, {
+    first_frame_types: types,
+    ...summary(
+      turns.map((t) => t.firstByte),
+      [50, 99],
+    ),
+  });
+  emit(
+    `chat_${mode}_fake_model_time`,
+    summary(
+      turns.map((t) => t.fake.end - t.fake.arrive),
+      [50, 99],
+    ),
+  );
+  emit(`chat_${mode}_engine_overhead_to_first_byte`, {
+    ...summary(
+      turns.map((t) => t.firstByte - (t.fake.end - t.fake.arrive)),
+      [50, 99],
+    ),
+    goal_p50_ms: 5,
+  });
+  emit(
+    `chat_${mode}_post_to_model_request`,
+    summary(
+      turns.map((t) => t.fake.arrive),
+      [50, 99],
+    ),
+  );
+  emit(
+    `chat_${mode}_model_done_to_first_byte`,
+    summary(
+      turns.map((t) => t.firstByte - t.fake.end),
+      [50, 99],
+    ),
+  );
 }
 
 try {

@@ -13,7 +13,17 @@ import { openVoiceBench } from "./voice-bench-kit.ts";
 
 const BENCH = "false-barge-in";
 const PAUSE = (process.env.BOX_BARGE_PAUSE ?? "on").trim().toLowerCase();
-const GRAMMAR = ["hello there", "please book a table for two", "wait stop", "can you repeat that", "yeah", "right", "okay", "uh huh", "mm hmm"];
+const GRAMMAR = [
+  "hello there",
+  "please book a table for two",
+  "wait stop",
+  "can you repeat that",
+  "yeah",
+  "right",
+  "okay",
+  "uh huh",
+  "mm hmm",
+];
 const REPLY =
   "Sure, here is a longer answer so that there is something to talk over. The museum opens at nine in the morning and closes at five in the evening. " +
   "On weekends it stays open an hour longer, and the garden cafe serves lunch until three.";
@@ -26,14 +36,21 @@ type Sound = { name: string; kind: "noise" | "backchannel" | "control"; pcm: Int
 
 /** 16 kHz mono s16 from an ffmpeg lavfi source and filter chain. */
 function ffmpeg16k(lavfi: string, filter = "anull"): Int16Array {
-  const out = execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", lavfi, "-af", filter, "-ar", "16000", "-ac", "1", "-f", "s16le", "-"], { maxBuffer: 1 << 24 });
+  const out = execFileSync(
+    "ffmpeg",
+    ["-v", "error", "-f", "lavfi", "-i", lavfi, "-af", filter, "-ar", "16000", "-ac", "1", "-f", "s16le", "-"],
+    { maxBuffer: 1 << 24 },
+  );
   return new Int16Array(out.buffer, out.byteOffset, out.byteLength >> 1).slice();
 }
 
 /** A word from the espeak-ng command line in another voice than the avatar's, at 16 kHz. */
 function espeakCli(text: string, voice = "en-us+f3"): Int16Array {
   const wav = execFileSync("espeak-ng", ["-v", voice, "-s", "170", "--stdout", text], { maxBuffer: 1 << 24 });
-  const out = execFileSync("ffmpeg", ["-v", "error", "-i", "-", "-ar", "16000", "-ac", "1", "-f", "s16le", "-"], { input: wav, maxBuffer: 1 << 24 });
+  const out = execFileSync("ffmpeg", ["-v", "error", "-i", "-", "-ar", "16000", "-ac", "1", "-f", "s16le", "-"], {
+    input: wav,
+    maxBuffer: 1 << 24,
+  });
   return new Int16Array(out.buffer, out.byteOffset, out.byteLength >> 1).slice();
 }
 
@@ -50,8 +67,14 @@ async function corpus(): Promise<Sound[]> {
   const noise = (name: string, pcm: Int16Array): Sound => ({ name, kind: "noise", pcm });
   const back = (text: string): Sound => ({ name: text, kind: "backchannel", pcm: espeakCli(text) });
   return [
-    noise("cough_pink_noise", ffmpeg16k("anoisesrc=d=0.22:c=pink:a=0.6:r=16000", "lowpass=f=2500,afade=t=in:d=0.015,afade=t=out:st=0.04:d=0.18")),
-    noise("cough_brown_double", ffmpeg16k("anoisesrc=d=0.5:c=brown:a=0.9:r=16000", "volume='if(lt(mod(t,0.25),0.15),1,0)':eval=frame,afade=t=out:st=0.3:d=0.2")),
+    noise(
+      "cough_pink_noise",
+      ffmpeg16k("anoisesrc=d=0.22:c=pink:a=0.6:r=16000", "lowpass=f=2500,afade=t=in:d=0.015,afade=t=out:st=0.04:d=0.18"),
+    ),
+    noise(
+      "cough_brown_double",
+      ffmpeg16k("anoisesrc=d=0.5:c=brown:a=0.9:r=16000", "volume='if(lt(mod(t,0.25),0.15),1,0)':eval=frame,afade=t=out:st=0.3:d=0.2"),
+    ),
     noise("cough_voiced_ugh", await voicedBurst("ugh", 150)),
     noise("cough_voiced_hah", await voicedBurst("hah", 180)),
     noise("click", ffmpeg16k("aevalsrc=if(lt(t\\,0.003)\\,0.9*sin(2*PI*2500*t)\\,0):d=0.05:s=16000")),
@@ -127,7 +150,10 @@ try {
     const audio = media.audio.filter((c) => c.at >= tSpeech - 1000 && c.at <= stop);
     const loudMs = audio.filter((c) => c.rms > LOUD).length * 10;
     const quiet = Number.isFinite(onset) ? silenceAfter(audio, onset, !!bargein) : { silentAt: null, resumedAt: null };
-    const finals = ws.frames.slice(from).filter((f) => f.type === "final").map((f) => f.text as string);
+    const finals = ws.frames
+      .slice(from)
+      .filter((f) => f.type === "final")
+      .map((f) => f.text as string);
     return { bargein: !!bargein, loudMs, onset, end, ...quiet, finals, bargeAt: bargein ? when(bargein) : null };
   }
 
@@ -171,9 +197,20 @@ try {
   }
   figureLine(BENCH, "false_barge_ins_cut", cut, "of corpus", "0", cut === 0, { corpus: falseItems, barge_pause: PAUSE });
   figureLine(BENCH, "words_lost_to_false_barge_ins", wordsLost, "words", "0", wordsLost === 0, { barge_pause: PAUSE });
-  figureLine(BENCH, "paused_and_resumed_within_500ms", resumedIn500, `of ${paused} paused`, "all", paused > 0 ? resumedIn500 === paused : null, { resume_p50_ms: percentile(resumeMs, 50), resume_max_ms: resumeMs.length ? Math.max(...resumeMs) : null });
+  figureLine(
+    BENCH,
+    "paused_and_resumed_within_500ms",
+    resumedIn500,
+    `of ${paused} paused`,
+    "all",
+    paused > 0 ? resumedIn500 === paused : null,
+    { resume_p50_ms: percentile(resumeMs, 50), resume_max_ms: resumeMs.length ? Math.max(...resumeMs) : null },
+  );
   const p50 = percentile(silentMs, 50);
-  figureLine(BENCH, "onset_to_avatar_silent_at_client_p50", p50, "ms", "<= 200", Number.isFinite(p50) ? p50 <= 200 : null, { n: silentMs.length, p95_ms: percentile(silentMs, 95) });
+  figureLine(BENCH, "onset_to_avatar_silent_at_client_p50", p50, "ms", "<= 200", Number.isFinite(p50) ? p50 <= 200 : null, {
+    n: silentMs.length,
+    p95_ms: percentile(silentMs, 95),
+  });
   machineLineOf(BENCH, "end", { barge_pause: PAUSE });
 } finally {
   await v.close();

@@ -55,13 +55,13 @@ export function letterGroups(chars: readonly string[], phonemes: readonly string
       for (let s = j - 1; s >= k - 1; s--) {
         cost += wrong(s, k - 1);
         const total = best[k - 1][s] + cost;
-        if (total < best[k][j]) (best[k][j] = total, cut[k][j] = s);
+        if (total < best[k][j]) (best[k][j] = total), (cut[k][j] = s);
       }
     }
   }
   const starts = new Array<number>(m);
   let j = c;
-  for (let k = m; k >= 1; k--) (starts[k - 1] = cut[k][j], j = cut[k][j]);
+  for (let k = m; k >= 1; k--) (starts[k - 1] = cut[k][j]), (j = cut[k][j]);
   return starts; // group k is chars [starts[k], starts[k+1] or c)
 }
 
@@ -98,7 +98,7 @@ export function pearson(a: readonly number[], b: readonly number[]): number {
   let ab = 0;
   let aa = 0;
   let bb = 0;
-  for (let i = 0; i < n; i++) (ab += (a[i] - ma) * (b[i] - mb), aa += (a[i] - ma) ** 2, bb += (b[i] - mb) ** 2);
+  for (let i = 0; i < n; i++) (ab += (a[i] - ma) * (b[i] - mb)), (aa += (a[i] - ma) ** 2), (bb += (b[i] - mb) ** 2);
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : NaN;
 }
 
@@ -113,7 +113,10 @@ export type Rgb = [number, number, number];
 
 export class Canvas {
   readonly pixels: Uint8Array;
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.pixels = new Uint8Array(width * height * 4).fill(255);
   }
   dot(x: number, y: number, c: Rgb): void {
@@ -121,7 +124,7 @@ export class Canvas {
     y = Math.round(y);
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return;
     const o = (y * this.width + x) * 4;
-    (this.pixels[o] = c[0], this.pixels[o + 1] = c[1], this.pixels[o + 2] = c[2], this.pixels[o + 3] = 255);
+    (this.pixels[o] = c[0]), (this.pixels[o + 1] = c[1]), (this.pixels[o + 2] = c[2]), (this.pixels[o + 3] = 255);
   }
   rect(x: number, y: number, w: number, h: number, c: Rgb): void {
     for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) this.dot(x + i, y + j, c);

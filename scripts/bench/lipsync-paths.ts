@@ -20,7 +20,17 @@ import { encodePng } from "../../box/render/png.ts";
 import type { PhonemeTiming, Utterance } from "../../box/tts/engine.ts";
 import { EspeakEngine } from "../../box/tts/espeak-engine.ts";
 import { machineLineOf } from "./bench-kit.ts";
-import { Canvas, meanAbsError, pearson, shifted, spreadOverLetters, stretchIntoWord, type Channel, type Rgb, type WordPhonemes } from "./lipsync-paths-kit.ts";
+import {
+  Canvas,
+  meanAbsError,
+  pearson,
+  shifted,
+  spreadOverLetters,
+  stretchIntoWord,
+  type Channel,
+  type Rgb,
+  type WordPhonemes,
+} from "./lipsync-paths-kit.ts";
 
 const BENCH = "lipsync-paths";
 const FPS = 25;
@@ -79,7 +89,17 @@ const SENTENCES: Record<string, string[]> = {
 const CHART_SENTENCE = SENTENCES["en-us"][6];
 
 const line = (figure: string, value: number, unit: string, extra: Record<string, unknown> = {}) =>
-  console.log(JSON.stringify({ bench: BENCH, figure, value: Number.isFinite(value) ? +value.toFixed(3) : null, unit, goal: null, met: null, ...extra }));
+  console.log(
+    JSON.stringify({
+      bench: BENCH,
+      figure,
+      value: Number.isFinite(value) ? +value.toFixed(3) : null,
+      unit,
+      goal: null,
+      met: null,
+      ...extra,
+    }),
+  );
 
 machineLineOf(BENCH, "start", { fps: FPS });
 const started = performance.now();
@@ -109,13 +129,15 @@ function providerWords(sentence: string, u: Utterance): string[] {
     at.push(i);
     if (i >= 0) cursor = i + w.text!.length;
   }
-  return u.words.map((w, k) => {
-    if (at[k] < 0) return w.text ?? "";
-    let end = at[k];
-    while (end < sentence.length && /[\p{L}'’]/u.test(sentence[end])) end++;
-    const next = at.slice(k + 1).find((i) => i >= 0);
-    return sentence.slice(at[k], next !== undefined ? Math.min(end, next) : end).replace(/['’]+$/, "");
-  }).map((t) => t.trim());
+  return u.words
+    .map((w, k) => {
+      if (at[k] < 0) return w.text ?? "";
+      let end = at[k];
+      while (end < sentence.length && /[\p{L}'’]/u.test(sentence[end])) end++;
+      const next = at.slice(k + 1).find((i) => i >= 0);
+      return sentence.slice(at[k], next !== undefined ? Math.min(end, next) : end).replace(/['’]+$/, "");
+    })
+    .map((t) => t.trim());
 }
 
 interface Sample {
@@ -132,7 +154,13 @@ async function measure(lang: string, sentence: string): Promise<Sample & { u: Ut
   const u = await engine.synthesize(sentence, { voice: lang });
   const ref = mouthTrackFromPhonemes(u.phonemes, u.durationMs, FPS);
   const texts = providerWords(sentence, u);
-  const byWord: Record<Exclude<Path, "A_audio">, PhonemeTiming[]> = { B_even: [], B_dur: [], C_chars: [], B_dur_jitter40: [], B_dur_accent: [] };
+  const byWord: Record<Exclude<Path, "A_audio">, PhonemeTiming[]> = {
+    B_even: [],
+    B_dur: [],
+    C_chars: [],
+    B_dur_jitter40: [],
+    B_dur_accent: [],
+  };
   for (let k = 0; k < u.words.length; k++) {
     const w = u.words[k];
     if (!texts[k]) continue;
@@ -172,7 +200,8 @@ let chart: (Sample & { u: Utterance }) | null = null;
 for (const [lang, list] of Object.entries(SENTENCES)) {
   for (const s of list) {
     const m = await measure(lang, s);
-    for (const p of PATHS) if (m.paths[p].length !== m.ref.length) throw new Error(`${p}: ${m.paths[p].length} frames, reference ${m.ref.length}`);
+    for (const p of PATHS)
+      if (m.paths[p].length !== m.ref.length) throw new Error(`${p}: ${m.paths[p].length} frames, reference ${m.ref.length}`);
     samples.push(m);
     if (s === CHART_SENTENCE) chart = m;
   }
@@ -182,7 +211,11 @@ function report(group: string, set: Sample[]): void {
   const frames = set.reduce((n, s) => n + s.ref.length, 0);
   const info = { group, sentences: set.length, frames };
   const col = (f: (s: Sample, i: number) => boolean, get: (s: Sample) => MouthParams[], c: Channel) =>
-    set.flatMap((s) => get(s).filter((_, i) => f(s, i)).map((m) => m[c]));
+    set.flatMap((s) =>
+      get(s)
+        .filter((_, i) => f(s, i))
+        .map((m) => m[c]),
+    );
   const all = () => true;
   for (const c of CHANNELS) {
     const ref = col(all, (s) => s.ref, c);
@@ -193,7 +226,15 @@ function report(group: string, set: Sample[]): void {
       line(`${c}_r`, pearson(got, ref), "pearson", { path: p, ...info });
       // MAE after the best gain (least squares through 0): what is left once the scale is right.
       const gain = got.reduce((a, v, i) => a + v * ref[i], 0) / got.reduce((a, v) => a + v * v, 0);
-      line(`${c}_mae_best_gain`, meanAbsError(got.map((v) => v * gain), ref), "0..1", { path: p, gain: +gain.toFixed(2), ...info });
+      line(
+        `${c}_mae_best_gain`,
+        meanAbsError(
+          got.map((v) => v * gain),
+          ref,
+        ),
+        "0..1",
+        { path: p, gain: +gain.toFixed(2), ...info },
+      );
       if (c === "open") line(`${c}_path_mean`, got.reduce((a, v) => a + v, 0) / got.length, "0..1", { path: p, ...info });
     }
   }
@@ -203,22 +244,46 @@ function report(group: string, set: Sample[]): void {
     const closedIn = pairs.filter((x) => x.inside && !x.pp && x.r < CLOSED);
     const open = pairs.filter((x) => x.r >= CLOSED);
     const pp = pairs.filter((x) => x.pp);
-    line("open_in_pause", closedIn.filter((x) => x.g >= CLOSED).length / closedIn.length, "share", { path: p, of_frames: closedIn.length, threshold: CLOSED, ...info });
-    line("closed_when_ref_open", open.filter((x) => x.g < CLOSED).length / open.length, "share", { path: p, of_frames: open.length, threshold: CLOSED, ...info });
-    line("bilabial_closed", pp.filter((x) => x.g < CLOSED).length / pp.length, "share", { path: p, of_frames: pp.length, truth: pp.filter((x) => x.r < CLOSED).length / pp.length, ...info });
+    line("open_in_pause", closedIn.filter((x) => x.g >= CLOSED).length / closedIn.length, "share", {
+      path: p,
+      of_frames: closedIn.length,
+      threshold: CLOSED,
+      ...info,
+    });
+    line("closed_when_ref_open", open.filter((x) => x.g < CLOSED).length / open.length, "share", {
+      path: p,
+      of_frames: open.length,
+      threshold: CLOSED,
+      ...info,
+    });
+    line("bilabial_closed", pp.filter((x) => x.g < CLOSED).length / pp.length, "share", {
+      path: p,
+      of_frames: pp.length,
+      truth: pp.filter((x) => x.r < CLOSED).length / pp.length,
+      ...info,
+    });
     // Is the gap timing (a constant lag) or shape? Best whole-frame lag of open, -3..3.
     let best = { lag: 0, r: -Infinity };
     for (let lag = -3; lag <= 3; lag++) {
       const got = set.flatMap((s) => shifted(s.paths[p], lag).map((m) => m.open));
-      const r = pearson(got, set.flatMap((s) => s.ref.map((m) => m.open)));
+      const r = pearson(
+        got,
+        set.flatMap((s) => s.ref.map((m) => m.open)),
+      );
       if (r > best.r) best = { lag, r };
     }
     line("open_best_lag", best.lag * (1000 / FPS), "ms", { path: p, r_at_lag: +best.r.toFixed(3), ...info });
   }
 }
 
-report("en", samples.filter((s) => s.lang === "en-us"));
-report("es+fr", samples.filter((s) => s.lang !== "en-us"));
+report(
+  "en",
+  samples.filter((s) => s.lang === "en-us"),
+);
+report(
+  "es+fr",
+  samples.filter((s) => s.lang !== "en-us"),
+);
 report("all", samples);
 line("words_without_letter_groups", fallbacks, "words", { of: wordsSeen, note: "C_chars fell back to an even stretch" });
 
@@ -240,19 +305,25 @@ if (chart) {
   const perFrame = sampleRate / FPS;
   for (let x = 0; x < canvas.width; x++) {
     let peak = 0;
-    for (let j = Math.floor((x * perFrame) / px); j < Math.floor(((x + 1) * perFrame) / px) && j < pcm.length; j++) peak = Math.max(peak, Math.abs(pcm[j]) / 32768);
+    for (let j = Math.floor((x * perFrame) / px); j < Math.floor(((x + 1) * perFrame) / px) && j < pcm.length; j++)
+      peak = Math.max(peak, Math.abs(pcm[j]) / 32768);
     canvas.line(x, h / 2 - peak * (h / 2), x, h / 2 + peak * (h / 2), [120, 120, 120]);
   }
   rows.forEach((row, k) => {
     const top = (k + 1) * (h + gap);
     canvas.rect(0, top, canvas.width, h, [246, 246, 246]);
-    for (const w of chart!.u.words) canvas.line((w.startMs / 1000) * FPS * px, top, (w.startMs / 1000) * FPS * px, top + h - 1, [215, 215, 235]);
+    for (const w of chart!.u.words)
+      canvas.line((w.startMs / 1000) * FPS * px, top, (w.startMs / 1000) * FPS * px, top + h - 1, [215, 215, 235]);
     for (const y of [0, CLOSED]) canvas.line(0, top + h - 1 - y * (h - 4), canvas.width - 1, top + h - 1 - y * (h - 4), [225, 225, 225]);
     if (k > 0) canvas.curve(rows[0].values, px, top, h, [170, 170, 170], 2);
     canvas.curve(row.values, px, top, h, row.color, 2);
   });
   mkdirSync(".cache/lipsync", { recursive: true });
   writeFileSync(".cache/lipsync/paths.png", encodePng(canvas.pixels, canvas.width, canvas.height));
-  line("chart", n, "frames", { path_png: ".cache/lipsync/paths.png", sentence: CHART_SENTENCE, rows: "waveform, reference, A_audio, B_dur, C_chars (grey: reference)" });
+  line("chart", n, "frames", {
+    path_png: ".cache/lipsync/paths.png",
+    sentence: CHART_SENTENCE,
+    rows: "waveform, reference, A_audio, B_dur, C_chars (grey: reference)",
+  });
 }
 line("run_time", (performance.now() - started) / 1000, "s", { sentences: samples.length, words_said_alone: alone.size });

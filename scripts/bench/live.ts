@@ -19,7 +19,10 @@ const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 10);
 const CONNECT_GAP_MS = Number(process.env.BENCH_CONNECT_GAP_MS ?? 1500);
 const AVATAR = "stock-ava";
 const TALK_TEXT = "Hello there, I am checking how quickly my mouth starts moving when you ask me to talk.";
-const LONG_TEXT = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1} of a long speech that keeps the avatar talking without a pause.`).join(" ");
+const LONG_TEXT = Array.from(
+  { length: 12 },
+  (_, i) => `This is sentence number ${i + 1} of a long speech that keeps the avatar talking without a pause.`,
+).join(" ");
 
 machine({ bench: "live" });
 const boxOptions = process.env.BENCH_BOX_BUN_OPTIONS;
@@ -28,10 +31,19 @@ const pid = box.child.pid!;
 const faces = await loadStockFaces(512);
 const m = faces.find((f) => f.id === AVATAR)!.face.anchors.mouth;
 // The same mouth box as box/live/live.int.test.ts: the lips and the opening below them.
-const mouth: Box = { x: Math.round(m.x - m.width / 2), y: Math.round(m.y - m.width * 0.3), width: Math.round(m.width), height: Math.round(m.width * 0.6) };
+const mouth: Box = {
+  x: Math.round(m.x - m.width / 2),
+  y: Math.round(m.y - m.width * 0.3),
+  width: Math.round(m.width),
+  height: Math.round(m.width * 0.6),
+};
 
 async function post(path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(box.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(box.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -49,7 +61,7 @@ async function open(keep: number): Promise<WrtcClient> {
 function frameWatcher(client: WrtcClient, onFrame: (f: ReceivedFrame) => void): () => void {
   let last = performance.now();
   const timer = setInterval(() => {
-    for (const f of client.recent) if (f.at > last) (onFrame(f), (last = f.at));
+    for (const f of client.recent) if (f.at > last) onFrame(f), (last = f.at);
   }, 5);
   return () => clearInterval(timer);
 }
@@ -82,11 +94,21 @@ try {
   // Idle noise: motion-compensated mouth change at the lags detection works over (<= ~500 ms).
   const idleFrames = client.recent.filter((f) => f.at > performance.now() - 2000);
   let idleNoise = 0;
-  for (let i = 0; i < idleFrames.length; i += 2) for (let lag = 1; lag <= 12 && i + lag < idleFrames.length; lag++) idleNoise = Math.max(idleNoise, mouthChange(idleFrames[i + lag], idleFrames[i], mouth));
+  for (let i = 0; i < idleFrames.length; i += 2)
+    for (let lag = 1; lag <= 12 && i + lag < idleFrames.length; lag++)
+      idleNoise = Math.max(idleNoise, mouthChange(idleFrames[i + lag], idleFrames[i], mouth));
   const idleRms = Math.max(0, ...client.audio.filter((c) => c.at > performance.now() - 2000).map((c) => c.rms));
   const mouthThreshold = Math.max(idleNoise * 2, idleNoise + 3);
   const loud = Math.max(300, idleRms * 5);
-  emit("calibration", { mouth_box: mouth, idle_frames: idleFrames.length, idle_mouth_change_max: +idleNoise.toFixed(2), mouth_threshold: +mouthThreshold.toFixed(2), idle_audio_rms_max: Math.round(idleRms), loud_rms: Math.round(loud), fps: +idleFps.toFixed(1) });
+  emit("calibration", {
+    mouth_box: mouth,
+    idle_frames: idleFrames.length,
+    idle_mouth_change_max: +idleNoise.toFixed(2),
+    mouth_threshold: +mouthThreshold.toFixed(2),
+    idle_audio_rms_max: Math.round(idleRms),
+    loud_rms: Math.round(loud),
+    fps: +idleFps.toFixed(1),
+  });
   await sleep(1000);
 
   const talkReply: number[] = [];
@@ -109,7 +131,9 @@ try {
     const r = await post("/api/talk", { text: TALK_TEXT });
     if (r.status !== 200) throw new Error(`/api/talk ${r.status} ${JSON.stringify(r.json)}`);
     talkReply.push(performance.now() - t0);
-    const audioChunk = await client.until(() => client.audio.find((c) => c.at >= t0 && c.rms > loud), 5000, "speech audio").catch(() => null);
+    const audioChunk = await client
+      .until(() => client.audio.find((c) => c.at >= t0 && c.rms > loud), 5000, "speech audio")
+      .catch(() => null);
     await client.until(() => !Number.isNaN(mouthAt), 3000, "mouth motion").catch(() => null);
     firstAudio.push(audioChunk ? audioChunk.at - t0 : NaN);
     firstMouth.push(mouthAt - t0);
@@ -125,7 +149,12 @@ try {
     await client.until(() => client.audioRmsOver(300) < loud / 3, 5000, "silence").catch(() => null);
     await sleep(300);
   }
-  const cold = { talk_reply_ms: Math.round(talkReply.shift()!), first_audio_ms: Math.round(firstAudio.shift()!), first_mouth_ms: Math.round(firstMouth.shift()!), silent_ms: Math.round(silentAfter.shift()!) };
+  const cold = {
+    talk_reply_ms: Math.round(talkReply.shift()!),
+    first_audio_ms: Math.round(firstAudio.shift()!),
+    first_mouth_ms: Math.round(firstMouth.shift()!),
+    silent_ms: Math.round(silentAfter.shift()!),
+  };
   peakChange.shift();
   emit("talk_warm_up_excluded", cold);
   emit("talk_reply", summary(talkReply));
@@ -140,7 +169,12 @@ try {
   let f0 = client.frames.length;
   await sleep(CPU_SECONDS * 1000);
   let b = cpuSnapshot(pid);
-  emit("cpu_idle_session", { ...cpuBetween(a, b), goal_total_pct: 25, fps: +((client.frames.length - f0) / ((b.at - a.at) / 1000)).toFixed(1), bench_client_pct: +(((process.cpuUsage(bench0).user + process.cpuUsage(bench0).system) / 1e4) / ((b.at - a.at) / 1000)).toFixed(1) });
+  emit("cpu_idle_session", {
+    ...cpuBetween(a, b),
+    goal_total_pct: 25,
+    fps: +((client.frames.length - f0) / ((b.at - a.at) / 1000)).toFixed(1),
+    bench_client_pct: +((process.cpuUsage(bench0).user + process.cpuUsage(bench0).system) / 1e4 / ((b.at - a.at) / 1000)).toFixed(1),
+  });
 
   const long = await post("/api/talk", { text: LONG_TEXT });
   if (long.status !== 200) throw new Error(`/api/talk ${long.status}`);
@@ -155,13 +189,21 @@ try {
   const slots = new Set<number>(); // 200 ms slots of the window with speech in them
   for (const c of chunks) if (c.rms > loud && c.at < b.at) slots.add(Math.floor((c.at - a.at) / 200));
   const spokenShare = slots.size / Math.ceil((b.at - a.at) / 200);
-  emit("cpu_speaking_session", { ...cpuBetween(a, b), goal_total_pct: 35, fps: +((client.frames.length - f0) / ((b.at - a.at) / 1000)).toFixed(1), windows_with_speech: +spokenShare.toFixed(2), bench_client_pct: +(((process.cpuUsage(bench1).user + process.cpuUsage(bench1).system) / 1e4) / ((b.at - a.at) / 1000)).toFixed(1) });
+  emit("cpu_speaking_session", {
+    ...cpuBetween(a, b),
+    goal_total_pct: 35,
+    fps: +((client.frames.length - f0) / ((b.at - a.at) / 1000)).toFixed(1),
+    windows_with_speech: +spokenShare.toFixed(2),
+    bench_client_pct: +((process.cpuUsage(bench1).user + process.cpuUsage(bench1).system) / 1e4 / ((b.at - a.at) / 1000)).toFixed(1),
+  });
   await post("/api/interrupt");
   await post("/disconnect");
   client.close();
   machine({ bench: "live", at: "end" });
 } catch (err) {
-  console.error(`bench failed: ${(err as Error).message}\nbox exit code ${box.child.exitCode}; box stderr (tail):\n${box.stderr().slice(-3000)}`);
+  console.error(
+    `bench failed: ${(err as Error).message}\nbox exit code ${box.child.exitCode}; box stderr (tail):\n${box.stderr().slice(-3000)}`,
+  );
   process.exitCode = 1;
 } finally {
   await box.stop();

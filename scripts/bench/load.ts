@@ -30,7 +30,14 @@ export async function load(url: string, headers: Record<string, string>, connect
     const out = r.stdout;
     const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
     const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-    return { tool: "wrk", requests, rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), p50_ms: parseWrkLatency(out, "50"), p99_ms: parseWrkLatency(out, "99"), errors: non2xx };
+    return {
+      tool: "wrk",
+      requests,
+      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+      p50_ms: parseWrkLatency(out, "50"),
+      p99_ms: parseWrkLatency(out, "99"),
+      errors: non2xx,
+    };
   }
   const lat: number[] = [];
   let errors = 0;
@@ -40,7 +47,7 @@ export async function load(url: string, headers: Record<string, string>, connect
       while (performance.now() < end) {
         const t = performance.now();
         const res = await fetch(url, { headers }).catch(() => null);
-        if (!res || res.status !== 200) errors++;
+        if (res?.status !== 200) errors++;
         await res?.arrayBuffer();
         lat.push(performance.now() - t);
       }

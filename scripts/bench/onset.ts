@@ -24,7 +24,8 @@ import { emit, machine, sleep, summary } from "./bench-kit.ts";
 
 const TALKS = Number(process.env.BENCH_TALKS ?? 12);
 const THREAD = process.env.BENCH_ESPEAK_THREAD !== "0";
-const TEXT = "Hello there, I am checking whether my mouth opens with my first sound. Then I keep talking for a while, so the next clause is made while this one plays.";
+const TEXT =
+  "Hello there, I am checking whether my mouth opens with my first sound. Then I keep talking for a while, so the next clause is made while this one plays.";
 const LOUD = 1500;
 const OPEN = 0.08;
 
@@ -107,7 +108,14 @@ for (let k = -1; k < TALKS; k++) {
 }
 clearInterval(lagTimer);
 const within = offsets.filter((o) => Math.abs(o) <= 40).length;
-emit("onset_mouth_minus_audio_ms", { ...summary(offsets, [5, 50, 95]), min: Math.min(...offsets), max: Math.max(...offsets), within_40ms: `${within}/${offsets.length}`, goal: "±40 ms", values: offsets });
+emit("onset_mouth_minus_audio_ms", {
+  ...summary(offsets, [5, 50, 95]),
+  min: Math.min(...offsets),
+  max: Math.max(...offsets),
+  within_40ms: `${within}/${offsets.length}`,
+  goal: "±40 ms",
+  values: offsets,
+});
 emit("stale_speech_frames_per_utterance", { ...summary(stale), max: Math.max(...stale), utterances: stale.length });
 emit("frame_gap_during_talk_ms", { ...summary(gaps), max: Math.round(Math.max(...gaps)), goal_ms: 60 });
 emit("event_loop_lag_during_talk_ms", { ...summary(lags), max: Math.round(Math.max(...lags)) });

@@ -42,8 +42,14 @@ const selfCpu = () => {
 };
 
 /** Plays the camera's RTP in real time for SECONDS; returns CPU seconds of this process and the decoder child. */
-async function play(packets: ReturnType<typeof rtpOf>, perception: Perception | null): Promise<{ self: number; child: number; wall: number }> {
-  const assembler = new Vp8FrameAssembler((f) => perception?.decoderNow().push(f), () => {});
+async function play(
+  packets: ReturnType<typeof rtpOf>,
+  perception: Perception | null,
+): Promise<{ self: number; child: number; wall: number }> {
+  const assembler = new Vp8FrameAssembler(
+    (f) => perception?.decoderNow().push(f),
+    () => {},
+  );
   const perFrame = new Map<number, typeof packets>();
   for (const p of packets) perFrame.set(p.header.timestamp, [...(perFrame.get(p.header.timestamp) ?? []), p]);
   const frames = [...perFrame.values()];
@@ -56,7 +62,15 @@ async function play(packets: ReturnType<typeof rtpOf>, perception: Perception | 
     const frame = frames[i % frames.length]!;
     if (i > 0 && i % frames.length === 0) loop++;
     // Later loops: timestamps and sequence numbers move on as a live sender's would.
-    for (const p of frame) assembler.push({ header: { ...p.header, timestamp: (p.header.timestamp + loop * frames.length * (90_000 / FPS)) >>> 0, sequenceNumber: (p.header.sequenceNumber + loop * packets.length) & 0xffff }, payload: p.payload });
+    for (const p of frame)
+      assembler.push({
+        header: {
+          ...p.header,
+          timestamp: (p.header.timestamp + loop * frames.length * (90_000 / FPS)) >>> 0,
+          sequenceNumber: (p.header.sequenceNumber + loop * packets.length) & 0xffff,
+        },
+        payload: p.payload,
+      });
     childPid ??= perception?.decoderPid ?? null;
     if (childPid) childCpu = ticks(childPid);
     await sleep(Math.max(0, start + ((i + 1) * 1000) / FPS - performance.now()));
@@ -66,7 +80,13 @@ async function play(packets: ReturnType<typeof rtpOf>, perception: Perception | 
 
 machineLineOf(BENCH, new Date().toISOString());
 const photo = await singlePhoto();
-const clip = vp8Clip(photo, { width: 640, height: 480, fps: FPS, seconds: 2, filter: "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2" });
+const clip = vp8Clip(photo, {
+  width: 640,
+  height: 480,
+  fps: FPS,
+  seconds: 2,
+  filter: "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2",
+});
 const packets = rtpOf(clip, FPS);
 // Loaded once per box (the box shares the photo path's), before any session: not part of a session's cost.
 const loaded = await FaceLandmarker.load();
@@ -82,7 +102,16 @@ perception.close();
 const addedSelf = Math.max(0, on.self / on.wall - off.self / off.wall);
 const childShare = on.child / on.wall;
 const pct = (addedSelf + childShare) * 100;
-figureLine(BENCH, "cpu_added_pct_of_one_core", pct, "%", "<= 10", pct <= 10, { seconds: Math.round(on.wall), decoder_pct: Math.round(childShare * 1000) / 10, box_added_pct: Math.round(addedSelf * 1000) / 10, camera: "640x480 VP8 at 15 fps", look_every_ms: LOOK_MS, pictures_per_s: Math.round((pictures / on.wall) * 10) / 10, looks_per_s: Math.round((looks / on.wall) * 10) / 10, line });
+figureLine(BENCH, "cpu_added_pct_of_one_core", pct, "%", "<= 10", pct <= 10, {
+  seconds: Math.round(on.wall),
+  decoder_pct: Math.round(childShare * 1000) / 10,
+  box_added_pct: Math.round(addedSelf * 1000) / 10,
+  camera: "640x480 VP8 at 15 fps",
+  look_every_ms: LOOK_MS,
+  pictures_per_s: Math.round((pictures / on.wall) * 10) / 10,
+  looks_per_s: Math.round((looks / on.wall) * 10) / 10,
+  line,
+});
 
 // 2. Time to the first reply chunk, with and without the picture.
 const fake = await FakeOpenAi.start({ models: [{ id: "gpt-4o-mini" }] });
@@ -93,7 +122,8 @@ try {
   const jpeg = await sharp(photo).resize(768, 768, { fit: "inside" }).jpeg({ quality: 80 }).toBuffer();
   const firstChunk = async (messages: ChatMessage[]) => {
     const t0 = performance.now();
-    for await (const ev of provider.stream({ model: "gpt-4o-mini", system: "Be brief.", messages, maxTokens: 64 })) if (ev.type === "text") return performance.now() - t0;
+    for await (const ev of provider.stream({ model: "gpt-4o-mini", system: "Be brief.", messages, maxTokens: 64 }))
+      if (ev.type === "text") return performance.now() - t0;
     return NaN;
   };
   const without: number[] = [];
@@ -104,7 +134,12 @@ try {
     withPic.push(await firstChunk([{ role: "user", content: "What do you see?", image: { mediaType: "image/jpeg", data: jpeg } }]));
   }
   const added = percentile(withPic, 50) - percentile(without, 50);
-  figureLine(BENCH, "first_chunk_added_ms_p50", added, "ms", "<= 20", added <= 20, { turns: TURNS, without_p50_ms: Math.round(percentile(without, 50) * 100) / 100, with_p50_ms: Math.round(percentile(withPic, 50) * 100) / 100, jpeg_bytes: jpeg.length });
+  figureLine(BENCH, "first_chunk_added_ms_p50", added, "ms", "<= 20", added <= 20, {
+    turns: TURNS,
+    without_p50_ms: Math.round(percentile(without, 50) * 100) / 100,
+    with_p50_ms: Math.round(percentile(withPic, 50) * 100) / 100,
+    jpeg_bytes: jpeg.length,
+  });
 } finally {
   await fake.close();
   await rm(dir, { recursive: true, force: true });

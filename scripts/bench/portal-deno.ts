@@ -36,7 +36,12 @@ interface Row {
 async function measure(runtime: PortalRuntime, round: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), `bench-portal-${runtime}-`));
   const portal = await startPortalProcess(
-    { PORTAL_DB_URL: pathToFileURL(join(dir, "portal.db")).href, PORTAL_DATA_DIR: dir, PORTAL_MAIL_OUTBOX: join(dir, "outbox"), PORTAL_GPU_DRIVER: "none" },
+    {
+      PORTAL_DB_URL: pathToFileURL(join(dir, "portal.db")).href,
+      PORTAL_DATA_DIR: dir,
+      PORTAL_MAIL_OUTBOX: join(dir, "outbox"),
+      PORTAL_GPU_DRIVER: "none",
+    },
     { runtime },
   );
   const pid = portal.child.pid!;
@@ -48,16 +53,25 @@ async function measure(runtime: PortalRuntime, round: number): Promise<Row> {
   try {
     // Sign in through the real magic-link flow (outbox folder) to get a cookie.
     const email = "bench@example.com";
-    await fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+    await fetch(`${portal.url}/auth/request-link`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
     const mail = readFileSync(join(dir, "outbox", readdirSync(join(dir, "outbox"))[0]), "utf8");
     const link = /(http:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(mail)![1];
     const cookie = (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0];
     // A developer with a few keys, as the list would really hold.
     for (let i = 0; i < 5; i++) {
-      await fetch(`${portal.url}/auth/keys`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: `key ${i}` }) });
+      await fetch(`${portal.url}/auth/keys`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ name: `key ${i}` }),
+      });
     }
     const probe = await fetch(`${portal.url}/auth/keys`, { headers: { cookie } });
-    if (probe.status !== 200 || (await probe.json()).keys.length !== 5) throw new Error(`${runtime}: GET /auth/keys answered ${probe.status}`);
+    if (probe.status !== 200 || (await probe.json()).keys.length !== 5)
+      throw new Error(`${runtime}: GET /auth/keys answered ${probe.status}`);
     await load(`${portal.url}/auth/keys`, { cookie }, 8, 2); // warm-up (JIT, statement caches)
     const cpu0 = cpuSeconds();
     const r = await load(`${portal.url}/auth/keys`, { cookie }, connections, seconds);
@@ -85,10 +99,14 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const deno = spawnSync("node_modules/.bin/deno", ["--version"], { encoding: "utf8", env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" } }).stdout.split("\n")[0];
+const deno = spawnSync("node_modules/.bin/deno", ["--version"], {
+  encoding: "utf8",
+  env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
+}).stdout.split("\n")[0];
 console.log(
-  `machine: ${cpus().length} x ${cpus()[0]?.model}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; bun ${Bun.version}, ${deno}; ` +
-    `${pinned ? "portal pinned to CPU 0, load on CPU 1" : "not pinned"}`,
+  `machine: ${cpus().length} x ${cpus()[0]?.model}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}; bun ${Bun.version}, ${deno}; ` + `${pinned ? "portal pinned to CPU 0, load on CPU 1" : "not pinned"}`,
 );
 const rows: Row[] = [];
 for (let round = 1; round <= rounds; round++) {

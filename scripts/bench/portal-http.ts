@@ -40,7 +40,11 @@ function cpuSeconds(): number {
 try {
   // Sign in through the real magic-link flow (outbox folder) to get a cookie.
   const email = "bench@example.com";
-  await fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  await fetch(`${portal.url}/auth/request-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
   const mail = readFileSync(join(dir, "outbox", readdirSync(join(dir, "outbox"))[0]), "utf8");
   const link = /(http:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(mail)![1];
   const cookie = (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0];
@@ -51,10 +55,16 @@ try {
   if (probe.status !== 200) throw new Error(`the ID token was refused: ${probe.status}`);
   // A developer with a few keys, as the list would really hold.
   for (let i = 0; i < 5; i++) {
-    await fetch(`${portal.url}/auth/keys`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: `key ${i}` }) });
+    await fetch(`${portal.url}/auth/keys`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ name: `key ${i}` }),
+    });
   }
 
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}; portal ${portal.url} (pid ${pid}${pinned ? ", pinned to CPU 0; load on CPU 1" : ", not pinned"})`);
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model}; portal ${portal.url} (pid ${pid}${pinned ? ", pinned to CPU 0; load on CPU 1" : ", not pinned"})`,
+  );
   for (const [scenario, headers] of [
     ["cookie", { cookie }],
     ["bearer_id_token", { authorization: bearer }],

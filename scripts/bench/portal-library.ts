@@ -54,7 +54,11 @@ function cpuSeconds(): number {
 async function signIn(email: string): Promise<string> {
   const outbox = join(dir, "outbox");
   const before = new Set(existsSync(outbox) ? readdirSync(outbox) : []);
-  await fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  await fetch(`${portal.url}/auth/request-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
   const file = readdirSync(outbox).find((f) => !before.has(f))!;
   const link = /(http:\/\/\S+\/auth\/callback\?token=[A-Za-z0-9_-]+)/.exec(readFileSync(join(outbox, file), "utf8"))![1];
   return (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0];
@@ -65,7 +69,14 @@ async function library(records: SharedRecords, owner: string, n: number, tag: st
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const avatarId = `${tag}-${String(i).padStart(4, "0")}`;
-    await records.observe({ subject: `owner:${owner}`, avatarId, name: `${avatarId}.jpg`, sourceKind: "photo", state: "ready", detail: "Prepared from a photo; six tones." });
+    await records.observe({
+      subject: `owner:${owner}`,
+      avatarId,
+      name: `${avatarId}.jpg`,
+      sourceKind: "photo",
+      state: "ready",
+      detail: "Prepared from a photo; six tones.",
+    });
     ids.push(avatarId);
   }
   return ids;
@@ -114,23 +125,46 @@ try {
   const measured = mine[0];
   const sink = new FolderSink(join(dir, "assets"));
   await sink.put(await portraitKey(CALLER, measured), new Uint8Array(48_000).fill(1));
-  for (const tone of ["neutral", "happy", "serious"] as const) await sink.put(await clipKey(CALLER, measured, tone), new Uint8Array(400_000).fill(2));
+  for (const tone of ["neutral", "happy", "serious"] as const)
+    await sink.put(await clipKey(CALLER, measured, tone), new Uint8Array(400_000).fill(2));
   const seededMs = Math.round(performance.now() - t0);
   const cookie = await signIn(CALLER);
 
-  console.log(JSON.stringify({ bench: BENCH, figure: "setup", portal: portal.url, portal_pid: pid, pinned: pinned ? "portal CPU 0, wrk CPU 1" : "not pinned", library_avatars: OWNERS * PER_OWNER, owners: OWNERS, caller_avatars: mine.length, seed_ms: seededMs }));
+  console.log(
+    JSON.stringify({
+      bench: BENCH,
+      figure: "setup",
+      portal: portal.url,
+      portal_pid: pid,
+      pinned: pinned ? "portal CPU 0, wrk CPU 1" : "not pinned",
+      library_avatars: OWNERS * PER_OWNER,
+      owners: OWNERS,
+      caller_avatars: mine.length,
+      seed_ms: seededMs,
+    }),
+  );
 
   const list = await measure("/auth/avatars", cookie);
-  figureLine(BENCH, "list_10_of_1000", list.rps, "req/s", `>= ${GOAL_RPS}`, list.rps >= GOAL_RPS, { route: "GET /auth/avatars", ...list.detail });
+  figureLine(BENCH, "list_10_of_1000", list.rps, "req/s", `>= ${GOAL_RPS}`, list.rps >= GOAL_RPS, {
+    route: "GET /auth/avatars",
+    ...list.detail,
+  });
   const assets = await measure(`/auth/avatars/${measured}/assets`, cookie);
-  figureLine(BENCH, "assets_portrait_and_3_clips", assets.rps, "req/s", `>= ${GOAL_RPS}`, assets.rps >= GOAL_RPS, { route: "GET /auth/avatars/{id}/assets", ...assets.detail });
+  figureLine(BENCH, "assets_portrait_and_3_clips", assets.rps, "req/s", `>= ${GOAL_RPS}`, assets.rps >= GOAL_RPS, {
+    route: "GET /auth/avatars/{id}/assets",
+    ...assets.detail,
+  });
 
   // The worst case: one person owning 1,000 avatars (the library then holds 2,000 rows).
   await library(records, COLLECTOR, OWNERS * PER_OWNER, "mine");
   const collector = await signIn(COLLECTOR);
   await sleep(100);
   const all = await measure("/auth/avatars", collector);
-  figureLine(BENCH, "list_1000_of_2000", all.rps, "req/s", null, null, { route: "GET /auth/avatars", note: "caller owns 1,000 avatars", ...all.detail });
+  figureLine(BENCH, "list_1000_of_2000", all.rps, "req/s", null, null, {
+    route: "GET /auth/avatars",
+    note: "caller owns 1,000 avatars",
+    ...all.detail,
+  });
   records.close();
   machineLineOf(BENCH, "end");
 } catch (err) {

@@ -16,7 +16,8 @@ export const BENCH = "real-turn";
 // spends its first tokens on it; then a first phrase of four words at a comma, then longer clauses.
 const MARKER = ["[tone:", "happy", "] "];
 // Short enough that a turn whose interrupt is missed (see real-turn.ts) still ends soon.
-export const REPLY = "The museum opens daily, from nine in the morning until five in the evening, and on weekends it stays open an hour longer.";
+export const REPLY =
+  "The museum opens daily, from nine in the morning until five in the evening, and on weekends it stays open an hour longer.";
 /** What the floor counts as the first natural phrase (issue 23: a few words at a comma). */
 export const FIRST_PHRASE = "The museum opens daily,";
 /** The reply as model tokens: words with their leading space, punctuation on its own. */
@@ -46,7 +47,10 @@ export class PacedModel extends FakeOpenAi {
 
   static async paced(firstTokenMs: number, tokensPerS: number): Promise<PacedModel> {
     const gap = 1000 / tokensPerS;
-    const script: Script = [{ delayMs: firstTokenMs }, ...TOKENS.flatMap((text, i) => (i === 0 ? [{ text }] : [{ delayMs: gap }, { text }]))];
+    const script: Script = [
+      { delayMs: firstTokenMs },
+      ...TOKENS.flatMap((text, i) => (i === 0 ? [{ text }] : [{ delayMs: gap }, { text }])),
+    ];
     return new PacedModel({ models: [{ id: "fake-chat" }], latencyMs: 0, defaultScript: script }).listen();
   }
 
@@ -61,7 +65,13 @@ export class PacedModel extends FakeOpenAi {
   protected override async play(res: FakeResponse, frames: Frame[]): Promise<void> {
     const call: ModelCall = { arrive: this.arrivals.shift() ?? performance.now(), firstToken: NaN, phraseEnd: NaN, end: NaN, cut: false };
     this.calls.push(call);
-    const w = res as unknown as { write(b: string | Uint8Array): boolean; end(): void; destroyed: boolean; writableEnded: boolean; socket?: Socket | null };
+    const w = res as unknown as {
+      write(b: string | Uint8Array): boolean;
+      end(): void;
+      destroyed: boolean;
+      writableEnded: boolean;
+      socket?: Socket | null;
+    };
     let words = "";
     let due = call.arrive;
     for (const f of frames) {
@@ -147,7 +157,13 @@ const CARTESIA_CHUNK_MS = 100;
 /** The fake of `id` over a real socket: `firstByteMs` before it answers, then `speedup` x real time, with alignment. */
 export async function pacedVoice(id: HostedVoice, firstByteMs: number, speedup: number): Promise<PacedVoice> {
   if (id === "elevenlabs") {
-    const fake = await FakeElevenLabs.start({ apiKey: ELEVENLABS_KEY, latencyMs: firstByteMs, msPerChar: MS_PER_CHAR, charsPerLine: CHARS_PER_LINE, lineDelayMs: (MS_PER_CHAR * CHARS_PER_LINE) / speedup });
+    const fake = await FakeElevenLabs.start({
+      apiKey: ELEVENLABS_KEY,
+      latencyMs: firstByteMs,
+      msPerChar: MS_PER_CHAR,
+      charsPerLine: CHARS_PER_LINE,
+      lineDelayMs: (MS_PER_CHAR * CHARS_PER_LINE) / speedup,
+    });
     return {
       id,
       boxEnv: { BOX_TTS: "elevenlabs", BOX_ELEVENLABS_BASE_URL: fake.url, BOX_ELEVENLABS_API_KEY: ELEVENLABS_KEY },

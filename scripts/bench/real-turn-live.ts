@@ -12,10 +12,17 @@ export type Frame = Record<string, any>;
 
 /** The real box on the two fakes, a WebRTC client on its live session, the voice socket with a real-time mic. */
 export async function openLive(env: Record<string, string>, grammar: string[]) {
-  const box: RunningBox = await spawnBox({ BOX_API_KEYS: BENCH_KEY, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(grammar), BOX_IDLE_SECONDS: "600", ...env });
+  const box: RunningBox = await spawnBox({
+    BOX_API_KEYS: BENCH_KEY,
+    BOX_ASR: "pocketsphinx",
+    BOX_ASR_GRAMMAR: JSON.stringify(grammar),
+    BOX_IDLE_SECONDS: "600",
+    ...env,
+  });
   const media = new WrtcClient(4);
   const headers = { "x-api-key": BENCH_KEY, "content-type": "application/json" };
-  const post = (path: string, body?: unknown) => fetch(box.url + path, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const post = (path: string, body?: unknown) =>
+    fetch(box.url + path, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let ws: WsClient | undefined;
   let mic: Mic | undefined;
   const close = async () => {

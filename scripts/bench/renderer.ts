@@ -17,7 +17,6 @@ const threads = arg("threads", 1);
 /** Modes alternate in chunks this long, so a busy spell on the machine hits both alike. */
 const CHUNK = 25;
 
-
 interface Run {
   name: string;
   renderer: FaceRenderer;
@@ -70,7 +69,11 @@ async function bench(eps: ExecutionProvider[], faces: StockFace[]): Promise<void
     const b = crop.cropBox(face.face);
     const share = b ? ((b.x1 - b.x0) * (b.y1 - b.y0)) / (size * size) : 1;
     report(runs[0], face.id, `${size}x${size}`);
-    report(runs[1], face.id, b ? `box ${b.x1 - b.x0}x${b.y1 - b.y0} at ${b.x0},${b.y0} (${(share * 100).toFixed(0)}% of the frame)` : "no crop (whole frame)");
+    report(
+      runs[1],
+      face.id,
+      b ? `box ${b.x1 - b.x0}x${b.y1 - b.y0} at ${b.x0},${b.y0} (${(share * 100).toFixed(0)}% of the frame)` : "no crop (whole frame)",
+    );
     totals.full += runs[0].cpu / runs[0].times.length;
     totals.crop += runs[1].cpu / runs[1].times.length;
   }

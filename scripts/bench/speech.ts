@@ -29,7 +29,9 @@ for (let run = 0; run < 3; run++) {
   for (const w of windows) await vad.process(w);
   vadRuns.push({ wall: (performance.now() - t) / windows.length, cpu: cpuMs(c) / windows.length });
 }
-console.log(`silero vad (${vad.executionProvider}, 1 thread): ${windows.length} windows, median ${median(vadRuns.map((r) => r.wall)).toFixed(3)} ms wall, ${median(vadRuns.map((r) => r.cpu)).toFixed(3)} ms cpu per 32 ms window`);
+console.log(
+  `silero vad (${vad.executionProvider}, 1 thread): ${windows.length} windows, median ${median(vadRuns.map((r) => r.wall)).toFixed(3)} ms wall, ${median(vadRuns.map((r) => r.cpu)).toFixed(3)} ms cpu per 32 ms window`,
+);
 
 const engine = new PocketsphinxEngine();
 await engine.warm();

@@ -34,7 +34,15 @@ const portal = await startPortalProcess({
 });
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--autoplay-policy=no-user-gesture-required"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--autoplay-policy=no-user-gesture-required",
+  ],
 });
 
 /** Bytes of the body as sent (no decompression). */
@@ -52,7 +60,11 @@ function wireBytes(url: string, headers: Record<string, string>): Promise<{ byte
 
 try {
   // Sign in as a person would: the link the portal prints on its console.
-  const asked = await fetch(`${portal.url}/auth/request-link`, { method: "POST", headers: { "content-type": "application/json", origin: portal.url }, body: JSON.stringify({ email: EMAIL }) });
+  const asked = await fetch(`${portal.url}/auth/request-link`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: portal.url },
+    body: JSON.stringify({ email: EMAIL }),
+  });
   if (!asked.ok) throw new Error(`request-link answered ${asked.status}: ${await asked.text()}`);
   let link = "";
   for (let i = 0; i < 100 && !link; i++, await sleep(50)) {
@@ -80,7 +92,13 @@ try {
     );
     if (TIMINGS) {
       const entries = await page.evaluate(() =>
-        performance.getEntries().map((e) => ({ name: e.name.replace(location.origin, ""), type: e.entryType, start: Math.round(e.startTime), end: Math.round(e.startTime + e.duration), ...("responseStart" in e ? { response: Math.round((e as PerformanceResourceTiming).responseStart) } : {}) })),
+        performance.getEntries().map((e) => ({
+          name: e.name.replace(location.origin, ""),
+          type: e.entryType,
+          start: Math.round(e.startTime),
+          end: Math.round(e.startTime + e.duration),
+          ...("responseStart" in e ? { response: Math.round((e as PerformanceResourceTiming).responseStart) } : {}),
+        })),
       );
       console.log(JSON.stringify({ bench: BENCH, timings: entries }));
     }
@@ -88,13 +106,22 @@ try {
   };
 
   const cold = await loadOnce(); // builds the script, warms the box's encoders
-  figureLine(BENCH, "first_load_to_first_frame", cold.total, "ms", null, null, { note: "the portal's first load (script built, box warmed)" });
+  figureLine(BENCH, "first_load_to_first_frame", cold.total, "ms", null, null, {
+    note: "the portal's first load (script built, box warmed)",
+  });
   const runs: { total: number; ready: number; toFrame: number }[] = [];
   for (let i = 0; i < LOADS; i++) runs.push(await loadOnce());
-  const p50 = (k: "total" | "ready" | "toFrame") => percentile(runs.map((r) => r[k]), 50);
+  const p50 = (k: "total" | "ready" | "toFrame") =>
+    percentile(
+      runs.map((r) => r[k]),
+      50,
+    );
   figureLine(BENCH, "page_load_to_first_decoded_frame_p50", p50("total"), "ms", "<= 800", p50("total") <= 800, {
     loads: LOADS,
-    p95: percentile(runs.map((r) => r.total), 95),
+    p95: percentile(
+      runs.map((r) => r.total),
+      95,
+    ),
     navigation_to_start_button_p50: p50("ready"),
     start_click_to_first_frame_p50: p50("toFrame"),
   });
@@ -102,7 +129,10 @@ try {
 
   const gz = await wireBytes(`${portal.url}/studio/app.js`, { "accept-encoding": "gzip" });
   const raw = await wireBytes(`${portal.url}/studio/app.js`, {});
-  figureLine(BENCH, "script_bytes_gzip", gz.bytes / 1024, "KB", "<= 150", gz.bytes <= 150 * 1024, { encoding: gz.encoding, uncompressed_kb: Math.round(raw.bytes / 102.4) / 10 });
+  figureLine(BENCH, "script_bytes_gzip", gz.bytes / 1024, "KB", "<= 150", gz.bytes <= 150 * 1024, {
+    encoding: gz.encoding,
+    uncompressed_kb: Math.round(raw.bytes / 102.4) / 10,
+  });
 } finally {
   await browser.close();
   await portal.stop();

@@ -12,9 +12,26 @@ export type Frame = Record<string, any>;
 export const BENCH_KEY = "bench_key";
 
 /** `modelMs`: the fake model's time to its first token (0 by default). */
-export async function openVoiceBench(o: { reply: string; grammar: string[]; env?: Record<string, string>; keepRecent?: number; modelMs?: number }) {
-  const fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], latencyMs: 0, defaultScript: [...(o.modelMs ? [{ delayMs: o.modelMs }] : []), { text: o.reply }] });
-  const box = await spawnBox({ BOX_API_KEYS: BENCH_KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(o.grammar), BOX_IDLE_SECONDS: "600", ...o.env });
+export async function openVoiceBench(o: {
+  reply: string;
+  grammar: string[];
+  env?: Record<string, string>;
+  keepRecent?: number;
+  modelMs?: number;
+}) {
+  const fake = await FakeOpenAi.start({
+    models: [{ id: "fake-chat" }],
+    latencyMs: 0,
+    defaultScript: [...(o.modelMs ? [{ delayMs: o.modelMs }] : []), { text: o.reply }],
+  });
+  const box = await spawnBox({
+    BOX_API_KEYS: BENCH_KEY,
+    BOX_OPENAI_BASE_URL: fake.url,
+    BOX_ASR: "pocketsphinx",
+    BOX_ASR_GRAMMAR: JSON.stringify(o.grammar),
+    BOX_IDLE_SECONDS: "600",
+    ...o.env,
+  });
   const media = new WrtcClient(o.keepRecent ?? 4);
   const close = async () => {
     media.close();
@@ -22,7 +39,16 @@ export async function openVoiceBench(o: { reply: string; grammar: string[]; env?
     await fake.close();
   };
   try {
-    await media.connect(async (offer) => (await (await fetch(box.url + "/connect", { method: "POST", headers: { "x-api-key": BENCH_KEY, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as { sdp: string; type: string });
+    await media.connect(
+      async (offer) =>
+        (await (
+          await fetch(box.url + "/connect", {
+            method: "POST",
+            headers: { "x-api-key": BENCH_KEY, "content-type": "application/json" },
+            body: JSON.stringify(offer),
+          })
+        ).json()) as { sdp: string; type: string },
+    );
     await media.waitForFirstFrame(20_000);
     const ws = new WsClient(box.url.replace("http", "ws") + "/api/voice/ws", { "x-api-key": BENCH_KEY });
     await ws.waitType("ready", 15_000);

@@ -41,9 +41,18 @@ try {
     ws.waitFor((f) => f.type === type && when(f) > t && pred(f), timeoutMs, what);
   const firstLoudAfter = (t: number) => media.audio.find((c) => c.at > t && c.rms > LOUD)?.at;
 
-  const total: number[] = [], eot: number[] = [], model: number[] = [], voice: number[] = [], transport: number[] = [], boxMetric: number[] = [];
-  const barge: number[] = [], bargeDetect: number[] = [], bargeAfterEvent: number[] = [];
-  let spec = 0, outOfOrder = 0, worstSumError = 0;
+  const total: number[] = [],
+    eot: number[] = [],
+    model: number[] = [],
+    voice: number[] = [],
+    transport: number[] = [],
+    boxMetric: number[] = [];
+  const barge: number[] = [],
+    bargeDetect: number[] = [],
+    bargeAfterEvent: number[] = [];
+  let spec = 0,
+    outOfOrder = 0,
+    worstSumError = 0;
   for (let i = 0; i < TURNS; i++) {
     await media.until(() => media.audioRmsOver(300) < 100, 15_000, "quiet before the turn");
     const start = performance.now();
@@ -86,16 +95,25 @@ try {
     // Finish the interruption's own turn (its final, its reply's end), then silence it, so the
     // next turn starts clean.
     const bookFinal = await waitAfter("final", tb, "final of the interruption", (f) => f.text === GRAMMAR[1]).catch(() => null);
-    if (bookFinal) await waitAfter("state", when(bookFinal), "end of the interruption's reply", (f) => f.thinking === false).catch(() => null);
+    if (bookFinal)
+      await waitAfter("state", when(bookFinal), "end of the interruption's reply", (f) => f.thinking === false).catch(() => null);
     await v.interrupt();
     await sleep(300);
   }
-  emit("voice_turn_end_of_speech_to_first_audio_at_client", { ...summary(total), goal: "p50 <= 350 ms, p95 <= 450 ms", values: total.map(Math.round) });
+  emit("voice_turn_end_of_speech_to_first_audio_at_client", {
+    ...summary(total),
+    goal: "p50 <= 350 ms, p95 <= 450 ms",
+    values: total.map(Math.round),
+  });
   emit("voice_turn_split_end_of_turn_and_recognition", { ...summary(eot), values: eot.map(Math.round) });
   emit("voice_turn_split_final_to_first_reply_chunk", summary(model));
   emit("voice_turn_split_reply_chunk_to_first_audio_ready", summary(voice));
   emit("voice_turn_split_audio_ready_to_heard_at_client", summary(transport));
-  emit("voice_turn_split_check", { turns: total.length, turns_with_a_negative_gap: outOfOrder, worst_abs_sum_minus_total_ms: +worstSumError.toFixed(3) });
+  emit("voice_turn_split_check", {
+    turns: total.length,
+    turns_with_a_negative_gap: outOfOrder,
+    worst_abs_sum_minus_total_ms: +worstSumError.toFixed(3),
+  });
   emit("voice_turn_box_metric_first_audio_ms", { ...summary(boxMetric), spec_true: spec, turns: total.length });
   emit("barge_in_speech_onset_to_silence_at_client", { ...summary(barge), goal: "p50 <= 200 ms" });
   emit("barge_in_speech_onset_to_detection_event", summary(bargeDetect));

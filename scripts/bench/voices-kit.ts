@@ -5,7 +5,12 @@ import type { Server } from "node:http";
 import type { UtteranceChunk, VoiceEngine } from "../../box/tts/engine.ts";
 import { CartesiaEngine } from "../../box/tts/cartesia/cartesia-engine.ts";
 import { headersFor } from "../../box/tts/cartesia/cartesia-http.ts";
-import { CARTESIA_DEFAULT_MODEL, CARTESIA_DEFAULT_SAMPLE_RATE, CARTESIA_VERSION, sseRequestBody } from "../../box/tts/cartesia/cartesia-wire.ts";
+import {
+  CARTESIA_DEFAULT_MODEL,
+  CARTESIA_DEFAULT_SAMPLE_RATE,
+  CARTESIA_VERSION,
+  sseRequestBody,
+} from "../../box/tts/cartesia/cartesia-wire.ts";
 import { FAKE_CARTESIA_KEY, FAKE_VOICES, FakeCartesia } from "../../box/tts/cartesia/testing/fake-cartesia.ts";
 import { ChatterboxEngine } from "../../box/tts/chatterbox/chatterbox-engine.ts";
 import { FakeChatterbox } from "../../box/tts/chatterbox/testing/fake-chatterbox.ts";
@@ -66,7 +71,13 @@ const CARTESIA_CHUNK_MS = 100;
 export async function fakedEngine(id: Hosted, speedup = 0): Promise<FakedEngine> {
   const gap = (audioMs: number) => (speedup > 0 ? audioMs / speedup : 0);
   if (id === "elevenlabs") {
-    const fake = await FakeElevenLabs.start({ apiKey: ELEVENLABS_KEY, latencyMs: 0, msPerChar: MS_PER_CHAR, charsPerLine: CHARS_PER_LINE, lineDelayMs: gap(MS_PER_CHAR * CHARS_PER_LINE) });
+    const fake = await FakeElevenLabs.start({
+      apiKey: ELEVENLABS_KEY,
+      latencyMs: 0,
+      msPerChar: MS_PER_CHAR,
+      charsPerLine: CHARS_PER_LINE,
+      lineDelayMs: gap(MS_PER_CHAR * CHARS_PER_LINE),
+    });
     const engine = new ElevenLabsEngine({ baseUrl: fake.url, apiKey: ELEVENLABS_KEY });
     const query = `output_format=${ELEVENLABS_DEFAULTS.outputFormat}`;
     return {
@@ -74,7 +85,11 @@ export async function fakedEngine(id: Hosted, speedup = 0): Promise<FakedEngine>
       engine,
       raw: (text) => ({
         url: `${fake.url}/v1/text-to-speech/${ELEVENLABS_DEFAULTS.defaultVoice}/stream/with-timestamps?${query}`,
-        init: { method: "POST", headers: { "xi-api-key": ELEVENLABS_KEY, accept: "application/json", "content-type": "application/json" }, body: JSON.stringify({ text, model_id: ELEVENLABS_DEFAULTS.modelId }) },
+        init: {
+          method: "POST",
+          headers: { "xi-api-key": ELEVENLABS_KEY, accept: "application/json", "content-type": "application/json" },
+          body: JSON.stringify({ text, model_id: ELEVENLABS_DEFAULTS.modelId }),
+        },
       }),
       boxEnv: { BOX_TTS: "elevenlabs", BOX_ELEVENLABS_BASE_URL: fake.url, BOX_ELEVENLABS_API_KEY: ELEVENLABS_KEY },
       speech: speechLog(fake, /^\/v1\/text-to-speech\/[^/]+\/stream\/with-timestamps$/),
@@ -92,7 +107,18 @@ export async function fakedEngine(id: Hosted, speedup = 0): Promise<FakedEngine>
       raw: (text) => ({
         url: `${fake.url}/tts/sse`,
         // The engine's first call lists the voices once and speaks with the first; the raw one names it.
-        init: { method: "POST", headers: headersFor(conn, "text/event-stream", true), body: JSON.stringify(sseRequestBody({ model: CARTESIA_DEFAULT_MODEL, transcript: text, voiceId: FAKE_VOICES[0].id, sampleRate: CARTESIA_DEFAULT_SAMPLE_RATE })) },
+        init: {
+          method: "POST",
+          headers: headersFor(conn, "text/event-stream", true),
+          body: JSON.stringify(
+            sseRequestBody({
+              model: CARTESIA_DEFAULT_MODEL,
+              transcript: text,
+              voiceId: FAKE_VOICES[0].id,
+              sampleRate: CARTESIA_DEFAULT_SAMPLE_RATE,
+            }),
+          ),
+        },
       }),
       boxEnv: { BOX_TTS: "cartesia", BOX_CARTESIA_BASE_URL: fake.url, BOX_CARTESIA_API_KEY: FAKE_CARTESIA_KEY },
       speech: speechLog(fake, /^\/tts\/sse$/),
@@ -107,7 +133,19 @@ export async function fakedEngine(id: Hosted, speedup = 0): Promise<FakedEngine>
     raw: (text) => ({
       url: `${fake.url}/tts`,
       // ChatterboxEngine's `/tts` body for the server's default voice, streamed.
-      init: { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text, voice_mode: "predefined", predefined_voice_id: "Emily.wav", output_format: "wav", split_text: true, chunk_size: 120, stream: true }) },
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          text,
+          voice_mode: "predefined",
+          predefined_voice_id: "Emily.wav",
+          output_format: "wav",
+          split_text: true,
+          chunk_size: 120,
+          stream: true,
+        }),
+      },
     }),
     boxEnv: { BOX_TTS: "chatterbox", BOX_CHATTERBOX_URL: fake.url },
     speech: speechLog(fake, /^\/tts$/),

@@ -23,7 +23,18 @@ import type { Utterance, VoiceEngine } from "../../box/tts/engine.ts";
 import { EspeakEngine } from "../../box/tts/espeak-engine.ts";
 import { to48k } from "../../box/tts/resample.ts";
 import { figureLine, machineLineOf, percentile, sleep, summary } from "./bench-kit.ts";
-import { BENCH, CLAUSE, fakedEngine, HOSTED, onsetMs, timeRaw, timeStream, type FakedEngine, type Hosted, type SpeechLog } from "./voices-kit.ts";
+import {
+  BENCH,
+  CLAUSE,
+  fakedEngine,
+  HOSTED,
+  onsetMs,
+  timeRaw,
+  timeStream,
+  type FakedEngine,
+  type Hosted,
+  type SpeechLog,
+} from "./voices-kit.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARM = 5;
@@ -35,7 +46,8 @@ const ESPEAK_GOAL_MS = 30;
 const OVERHEAD_GOAL_MS = 15;
 
 const p = (xs: number[], q: number) => +percentile(xs, q).toFixed(2);
-const figure = (name: string, value: number, goal: string | null, met: boolean | null, extra: Record<string, unknown> = {}) => figureLine(BENCH, name, value, "ms", goal, met, extra);
+const figure = (name: string, value: number, goal: string | null, met: boolean | null, extra: Record<string, unknown> = {}) =>
+  figureLine(BENCH, name, value, "ms", goal, met, extra);
 
 /** The clause as the engine speaks it for the live stream (box/live/speaker.ts `utterance`'s steps). */
 class LivePathSteps {
@@ -54,7 +66,7 @@ class LivePathSteps {
     if (u.sampleRate !== 48_000) to48k(u.pcm, u.sampleRate);
     const t3 = performance.now();
     this.last = u;
-    if (keep) (this.synth.push(t1 - t0), this.mouth.push(t2 - t1), this.resample.push(t3 - t2));
+    if (keep) this.synth.push(t1 - t0), this.mouth.push(t2 - t1), this.resample.push(t3 - t2);
   }
 
   emit(id: string): void {
@@ -84,14 +96,24 @@ async function espeakInProcess(engine: EspeakEngine): Promise<void> {
     await steps.run(engine, i >= 0);
   }
   const v = p(ms, 50);
-  figure("espeak_first_audio_in_process", v, `<= ${ESPEAK_GOAL_MS} (p50)`, v <= ESPEAK_GOAL_MS, { ...summary(ms), met_p95: p(ms, 95) <= ESPEAK_GOAL_MS, backend: engine.backend, load_ms: Math.round(engine.loadMs), note: "synthesize(): the whole clause in one call" });
+  figure("espeak_first_audio_in_process", v, `<= ${ESPEAK_GOAL_MS} (p50)`, v <= ESPEAK_GOAL_MS, {
+    ...summary(ms),
+    met_p95: p(ms, 95) <= ESPEAK_GOAL_MS,
+    backend: engine.backend,
+    load_ms: Math.round(engine.loadMs),
+    note: "synthesize(): the whole clause in one call",
+  });
   steps.emit("espeak");
   utterances.set("espeak", steps.last!);
 }
 
 /** 1. A hosted engine on its fake: raw first byte, engine first PCM (paired), the live path's steps. */
 async function hostedInProcess(f: FakedEngine): Promise<void> {
-  const raw: number[] = [], rawEnd: number[] = [], first: number[] = [], end: number[] = [], overhead: number[] = [];
+  const raw: number[] = [],
+    rawEnd: number[] = [],
+    first: number[] = [],
+    end: number[] = [],
+    overhead: number[] = [];
   const steps = new LivePathSteps();
   let samples = 0;
   for (let i = -WARM; i < RUNS; i++) {
@@ -105,10 +127,18 @@ async function hostedInProcess(f: FakedEngine): Promise<void> {
     overhead.push(s.first - r.first);
     samples = s.samples;
   }
-  figure(`${f.id}_fake_raw_first_byte`, p(raw, 50), null, null, { ...summary(raw), raw_last_byte_p50_ms: p(rawEnd, 50), note: "fetch of the engine's own request to the fake's first body byte" });
+  figure(`${f.id}_fake_raw_first_byte`, p(raw, 50), null, null, {
+    ...summary(raw),
+    raw_last_byte_p50_ms: p(rawEnd, 50),
+    note: "fetch of the engine's own request to the fake's first body byte",
+  });
   figure(`${f.id}_stream_first_audio_in_process`, p(first, 50), null, null, { ...summary(first), stream_end_p50_ms: p(end, 50), samples });
   const v = p(overhead, 50);
-  figure(`${f.id}_our_overhead_first_audio`, v, `<= ${OVERHEAD_GOAL_MS} (p50)`, v <= OVERHEAD_GOAL_MS, { ...summary(overhead), met_p95: p(overhead, 95) <= OVERHEAD_GOAL_MS, note: "stream() first PCM minus raw first byte, paired per run" });
+  figure(`${f.id}_our_overhead_first_audio`, v, `<= ${OVERHEAD_GOAL_MS} (p50)`, v <= OVERHEAD_GOAL_MS, {
+    ...summary(overhead),
+    met_p95: p(overhead, 95) <= OVERHEAD_GOAL_MS,
+    note: "stream() first PCM minus raw first byte, paired per run",
+  });
   steps.emit(f.id);
   utterances.set(f.id, steps.last!);
 }
@@ -122,7 +152,11 @@ async function liveFirstAudio(id: string, env: Record<string, string>, speech: S
     box = await spawnBox({ BOX_ASR: "none", ...env });
     const bootMs = performance.now() - b0;
     const post = async (path: string, body?: unknown) => {
-      const res = await fetch(box!.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(box!.url + path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, json: (await res.json()) as any };
     };
     client = new WrtcClient(2);
@@ -136,8 +170,12 @@ async function liveFirstAudio(id: string, env: Record<string, string>, speech: S
     const c = client;
     const idleRms = Math.max(0, ...c.audio.filter((a) => a.at > performance.now() - 1000).map((a) => a.rms));
     const loud = Math.max(300, idleRms * 5);
-    const firstAudio: number[] = [], answer: number[] = [], queuedToAudio: number[] = [];
-    const toProvider: number[] = [], providerAnswer: number[] = [], afterProvider: number[] = [];
+    const firstAudio: number[] = [],
+      answer: number[] = [],
+      queuedToAudio: number[] = [];
+    const toProvider: number[] = [],
+      providerAnswer: number[] = [],
+      afterProvider: number[] = [];
     let cold: Record<string, number> = {};
     for (let k = -1; k < TALKS; k++) {
       const t0 = performance.now();
@@ -152,7 +190,8 @@ async function liveFirstAudio(id: string, env: Record<string, string>, speech: S
         firstAudio.push(ms), answer.push(answered), queuedToAudio.push(ms - answered);
         const asked = speech?.asked.find((a) => a >= t0);
         const done = speech?.answered.find((a) => a >= t0);
-        if (asked !== undefined && done !== undefined) (toProvider.push(asked - t0), providerAnswer.push(done - asked), afterProvider.push(tAnswer - done));
+        if (asked !== undefined && done !== undefined)
+          toProvider.push(asked - t0), providerAnswer.push(done - asked), afterProvider.push(tAnswer - done);
       }
       await sleep(300);
       await post("/api/interrupt");
@@ -168,7 +207,15 @@ async function liveFirstAudio(id: string, env: Record<string, string>, speech: S
       answer_to_first_audio_p50_ms: p(queuedToAudio, 50),
       // The talk's answer split at the fake: until its speech request arrives, until it has sent the
       // whole answer, and the box's work after that (decode tail, mouth track, 48 kHz, queue, reply).
-      ...(speech ? { split_p50_ms: { to_provider_request: p(toProvider, 50), provider_answer: p(providerAnswer, 50), box_after_provider: p(afterProvider, 50) } } : {}),
+      ...(speech
+        ? {
+            split_p50_ms: {
+              to_provider_request: p(toProvider, 50),
+              provider_answer: p(providerAnswer, 50),
+              box_after_provider: p(afterProvider, 50),
+            },
+          }
+        : {}),
       loud_onset_in_clause_ms: Math.round(onset),
       minus_onset_p50_ms: +(v - onset).toFixed(1),
       warm_up_excluded: cold,

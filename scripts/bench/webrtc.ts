@@ -37,7 +37,9 @@ for (let run = 1; run <= runs; run++) {
   await new Promise((r) => setTimeout(r, seconds * 1_000));
   const wall = (performance.now() - t0) / 1_000;
   const cpu = (ticks: number) => ((100 * ticks) / TICKS / wall).toFixed(1);
-  const box = markers.filter((f) => departures.has(`video:${f}`) && departures.has(`audio:${2 * f}`)).map((f) => departures.get(`audio:${2 * f}`)! - departures.get(`video:${f}`)!);
+  const box = markers
+    .filter((f) => departures.has(`video:${f}`) && departures.has(`audio:${2 * f}`))
+    .map((f) => departures.get(`audio:${2 * f}`)! - departures.get(`video:${f}`)!);
   const played = client.measureAvOffset();
   console.log(
     `run ${run}: first frame ${Math.round(first.at - client.connectStartedAt)} ms after the offer;` +

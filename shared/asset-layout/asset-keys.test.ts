@@ -27,7 +27,28 @@ describe("asset keys", () => {
 
   it("accepts layout keys and refuses anything that could leave the store or needs encoding", () => {
     for (const ok of ["avatars/0f/ada/portrait.png", "a", "a/b/c.d.e", "x_y-z/1.mp4"]) expect(isAssetKey(ok), ok).toBe(true);
-    for (const bad of ["", "/a", "a/", "a//b", "../a", "a/../b", "a/./b", ".a", "a/.b", "a..b", "A/b", "a b", "a%2Fb", "a\\b", "ü", "a\u0000", "a/b/c/d/e/f/g/h/i", "a".repeat(129), 42, null]) {
+    for (const bad of [
+      "",
+      "/a",
+      "a/",
+      "a//b",
+      "../a",
+      "a/../b",
+      "a/./b",
+      ".a",
+      "a/.b",
+      "a..b",
+      "A/b",
+      "a b",
+      "a%2Fb",
+      "a\\b",
+      "ü",
+      "a\u0000",
+      "a/b/c/d/e/f/g/h/i",
+      "a".repeat(129),
+      42,
+      null,
+    ]) {
       expect(isAssetKey(bad), String(bad)).toBe(false);
     }
   });
@@ -37,6 +58,10 @@ describe("asset keys", () => {
     expect(assetFileKind("clip-neutral.mp4")).toEqual({ kind: "video", order: 1 });
     expect(assetFileKind("clip-serious.mp4")?.kind).toBe("video");
     for (const other of ["clip-grumpy.mp4", "preview.png", "clip-happy.webm", "notes.txt"]) expect(assetFileKind(other)).toBeNull();
-    expect([contentTypeOf("a/portrait.png"), contentTypeOf("a/clip-sad.mp4"), contentTypeOf("a/x")]).toEqual(["image/png", "video/mp4", "application/octet-stream"]);
+    expect([contentTypeOf("a/portrait.png"), contentTypeOf("a/clip-sad.mp4"), contentTypeOf("a/x")]).toEqual([
+      "image/png",
+      "video/mp4",
+      "application/octet-stream",
+    ]);
   });
 });

@@ -82,4 +82,10 @@ export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[ext] ?? "application/octet-stream";
 }
 
-const CONTENT_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", mp4: "video/mp4", webm: "video/webm" };
+const CONTENT_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  mp4: "video/mp4",
+  webm: "video/webm",
+};

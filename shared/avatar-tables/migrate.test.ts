@@ -29,7 +29,10 @@ function open(url: string): Client {
 }
 
 async function names(c: Client, type: "table" | "index"): Promise<string[]> {
-  const rs = await c.execute({ sql: "SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name", args: [type] });
+  const rs = await c.execute({
+    sql: "SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    args: [type],
+  });
   return rs.rows.map((r) => String(r.name));
 }
 
@@ -47,7 +50,12 @@ describe("avatar tables migrations", () => {
       "upload_attestations",
     ]);
     expect(await names(c, "index")).toEqual(
-      expect.arrayContaining(["avatar_erase_orders_pending", "avatar_erase_orders_owner", "avatar_observations_owner", "avatar_observations_public"]),
+      expect.arrayContaining([
+        "avatar_erase_orders_pending",
+        "avatar_erase_orders_owner",
+        "avatar_observations_owner",
+        "avatar_observations_public",
+      ]),
     );
   });
 
@@ -56,7 +64,14 @@ describe("avatar tables migrations", () => {
     await migratePortalDb(c);
     await migratePortalDb(c);
     expect(await names(c, "table")).toEqual(
-      expect.arrayContaining(["__avatar_tables_migrations", "__key_table_migrations", "__portal_migrations", "avatar_erase_orders", "avatar_observations", "upload_attestations"]),
+      expect.arrayContaining([
+        "__avatar_tables_migrations",
+        "__key_table_migrations",
+        "__portal_migrations",
+        "avatar_erase_orders",
+        "avatar_observations",
+        "upload_attestations",
+      ]),
     );
   });
 
@@ -88,7 +103,8 @@ describe("avatar tables migrations", () => {
   it("allow one pending erase order per avatar, and a new one once it is done", async () => {
     const c = open(freshFile());
     await migrateAvatarTables(c);
-    const order = "INSERT INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) VALUES ('owner:a@x.test', 'alice', 'a@x.test', 1) ON CONFLICT (subject, avatar_id) WHERE done_at IS NULL DO NOTHING";
+    const order =
+      "INSERT INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) VALUES ('owner:a@x.test', 'alice', 'a@x.test', 1) ON CONFLICT (subject, avatar_id) WHERE done_at IS NULL DO NOTHING";
     expect((await c.execute(order)).rowsAffected).toBe(1);
     expect((await c.execute(order)).rowsAffected).toBe(0);
     await c.execute("UPDATE avatar_erase_orders SET done_at = 2, done_by = 'local local'");

@@ -43,7 +43,8 @@ export class BoxClient {
 
   // ---- tokens and readiness ---------------------------------------------------------------------
   /** Full key only: a stream-only session token for a browser (`{data: {token, expires_at, scope}}`). */
-  createToken = (body: { ttl_seconds?: number } = {}) => this.http.json<T.SessionTokenAnswer>("POST", "/v1/streaming.create_token", { json: body });
+  createToken = (body: { ttl_seconds?: number } = {}) =>
+    this.http.json<T.SessionTokenAnswer>("POST", "/v1/streaming.create_token", { json: body });
   chatStatus = () => this.http.json<T.Readiness>("GET", "/api/chat/status");
 
   // ---- settings ---------------------------------------------------------------------------------
@@ -57,10 +58,12 @@ export class BoxClient {
   /** One turn as NDJSON frames; custom tool calls are answered from `tools`. */
   chatStream = (body: T.ChatRequest, opts: { signal?: AbortSignal } = {}) => new ChatStream(this.http, this.tools, body, opts);
   /** Answers a typed turn's tool call yourself (chatStream does it for registered handlers). */
-  sendToolResult = ({ type: _type, ...frame }: ToolResultFrame) => this.http.json<T.ToolResultDisposition>("POST", "/api/chat/tool_result", { json: frame });
+  sendToolResult = ({ type: _type, ...frame }: ToolResultFrame) =>
+    this.http.json<T.ToolResultDisposition>("POST", "/api/chat/tool_result", { json: frame });
   talk = (body: T.TalkRequest) => this.http.json<T.TalkAnswer>("POST", "/api/talk", { json: body });
   resetChat = () => this.http.json<T.ChatResetAnswer>("POST", "/api/chat/reset");
-  listConversations = (query: { limit?: number; cursor?: string } = {}) => this.http.json<T.ConversationPage>("GET", "/conversations", { query });
+  listConversations = (query: { limit?: number; cursor?: string } = {}) =>
+    this.http.json<T.ConversationPage>("GET", "/conversations", { query });
   getConversation = (id: string) => this.http.json<T.Conversation>("GET", `/conversations/${encodeURIComponent(id)}`);
   deleteConversation = (id: string) => this.http.json<T.DeletedConversation>("DELETE", `/conversations/${encodeURIComponent(id)}`);
 
@@ -90,23 +93,30 @@ export class BoxClient {
   /** Full key only; uploaded avatars only (a stock face is 400). */
   deleteAvatar = (avatar: string) => this.http.json<T.AvatarDeleteAnswer>("POST", "/api/avatar/delete", { json: { avatar } });
   /** Full key only; holds the connection until every clip rendered (minutes). */
-  createPhotoAvatar = (upload: T.PhotoAvatarUpload) => this.http.json<T.PhotoAvatarAnswer>("POST", "/v1/photo_avatar.create", { body: avatarForm(upload, { avatar_id: upload.avatar_id }) });
+  createPhotoAvatar = (upload: T.PhotoAvatarUpload) =>
+    this.http.json<T.PhotoAvatarAnswer>("POST", "/v1/photo_avatar.create", { body: avatarForm(upload, { avatar_id: upload.avatar_id }) });
   avatarClips = (avatar: string) => this.http.json<T.ClipList>("GET", "/api/avatar/clips", { query: { avatar } });
-  retryClip = (body: { avatar: string; tone: string }) => this.http.json<T.ClipRetryAnswer>("POST", "/api/avatar/clips/retry", { json: body });
+  retryClip = (body: { avatar: string; tone: string }) =>
+    this.http.json<T.ClipRetryAnswer>("POST", "/api/avatar/clips/retry", { json: body });
   /** MP4 of one tone's idle clip. */
   avatarClip = (query: { avatar: string; tone?: string }) => this.http.blob("/api/avatar/clip", query);
 
   // ---- audio for /offer ---------------------------------------------------------------------------
   /** Full key only. */
-  uploadAudio = (upload: T.AudioUpload) => this.http.json<T.AudioUploadAnswer>("POST", "/api/upload", { body: form(upload.file, upload.filename, { name: upload.name, transcript: upload.transcript, tone: upload.tone }) });
+  uploadAudio = (upload: T.AudioUpload) =>
+    this.http.json<T.AudioUploadAnswer>("POST", "/api/upload", {
+      body: form(upload.file, upload.filename, { name: upload.name, transcript: upload.transcript, tone: upload.tone }),
+    });
   audios = () => this.http.json<T.AudioList>("GET", "/api/audios");
 
   // ---- voices ------------------------------------------------------------------------------------
-  voices = (query: { refresh?: boolean } = {}) => this.http.json<T.VoiceCatalogue>("GET", "/api/voices", { query: { refresh: query.refresh ? "true" : undefined } });
+  voices = (query: { refresh?: boolean } = {}) =>
+    this.http.json<T.VoiceCatalogue>("GET", "/api/voices", { query: { refresh: query.refresh ? "true" : undefined } });
   /** WAV of a short fixed sentence. */
   voicePreview = (query: { voice?: string; provider?: string } = {}) => this.http.blob("/api/voice/preview", query);
   /** Full key only; self-hosted engine only. */
-  uploadVoice = (upload: { file: Blob; filename?: string; name?: string }) => this.http.json<T.VoiceUploadAnswer>("POST", "/api/voice/upload", { body: form(upload.file, upload.filename, { name: upload.name }) });
+  uploadVoice = (upload: { file: Blob; filename?: string; name?: string }) =>
+    this.http.json<T.VoiceUploadAnswer>("POST", "/api/voice/upload", { body: form(upload.file, upload.filename, { name: upload.name }) });
   /** Full key only; the engine's answer passed through. */
   prepareVoice = (voice: string) => this.http.json<unknown>("POST", "/api/voice/prepare", { json: { voice } });
 }
@@ -130,7 +140,9 @@ function avatarForm(u: T.AvatarUpload | T.PhotoAvatarUpload, extra: Record<strin
   });
   for (const [tone, takes] of Object.entries(("takes" in u && u.takes) || {})) {
     const list = Array.isArray(takes) ? takes : [takes];
-    list.forEach((take, i) => fd.append(i === 0 ? `take__${tone}` : `take__${tone}__${i + 1}`, take, (take as { name?: string }).name ?? `${tone}-${i + 1}.webm`));
+    list.forEach((take, i) =>
+      fd.append(i === 0 ? `take__${tone}` : `take__${tone}__${i + 1}`, take, (take as { name?: string }).name ?? `${tone}-${i + 1}.webm`),
+    );
   }
   return fd;
 }

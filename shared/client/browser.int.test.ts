@@ -46,7 +46,8 @@ async function startSite(bundle: string, mint: () => Promise<unknown>): Promise<
     if (req.url?.startsWith("/?box=")) return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
     if (req.url === "/client.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
     // The integrator's backend: mints a stream-only token with the full key the browser never sees.
-    if (req.url === "/avatar-token" && req.method === "POST") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await mint()));
+    if (req.url === "/avatar-token" && req.method === "POST")
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(await mint()));
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
@@ -55,7 +56,9 @@ async function startSite(bundle: string, mint: () => Promise<unknown>): Promise<
 
 beforeAll(async () => {
   const out = join(mkdtempSync(join(tmpdir(), "client-bundle-")), "client.js");
-  const built = spawnSync(BUN, ["build", join(import.meta.dirname, "index.ts"), "--target=browser", "--format=esm", `--outfile=${out}`], { encoding: "utf8" });
+  const built = spawnSync(BUN, ["build", join(import.meta.dirname, "index.ts"), "--target=browser", "--format=esm", `--outfile=${out}`], {
+    encoding: "utf8",
+  });
   if (built.status !== 0) throw new Error(`bundle failed: ${built.stderr}`);
   let boxUrl = "";
   await startSite(readFileSync(out, "utf8"), () => new BoxClient({ baseUrl: boxUrl, token: KEY }).createToken({ ttl_seconds: 300 }));
@@ -64,7 +67,13 @@ beforeAll(async () => {
     spawnBox({ BOX_API_KEYS: KEY, BOX_KEY_TABLE_URL: keyTable, BOX_ALLOWED_ORIGINS: origin, BOX_ASR: "pocketsphinx" }),
     chromium.launch({
       executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=user-gesture-required", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--autoplay-policy=user-gesture-required",
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+      ],
     }),
   ]);
   boxUrl = box.url;
@@ -111,7 +120,18 @@ describe("the client library in Chromium", () => {
       const m = await voice.startMicrophone();
       await new Promise((r) => setTimeout(r, 600));
       const settings = m.stream.getAudioTracks()[0].getSettings();
-      const out = { states, frames, samples, ready: voice.ready, inputRate: m.inputRate, settings: { echoCancellation: settings.echoCancellation, noiseSuppression: settings.noiseSuppression, autoGainControl: settings.autoGainControl } };
+      const out = {
+        states,
+        frames,
+        samples,
+        ready: voice.ready,
+        inputRate: m.inputRate,
+        settings: {
+          echoCancellation: settings.echoCancellation,
+          noiseSuppression: settings.noiseSuppression,
+          autoGainControl: settings.autoGainControl,
+        },
+      };
       voice.end();
       return out;
     });

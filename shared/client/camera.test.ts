@@ -3,9 +3,16 @@ import { describe, expect, test } from "vitest";
 import { prepareOffer } from "./connect.ts";
 
 const Peer = (wrtc as unknown as { RTCPeerConnection: new (c?: RTCConfiguration) => RTCPeerConnection }).RTCPeerConnection;
-const cameraTrack = () => new (wrtc as unknown as { nonstandard: { RTCVideoSource: new () => { createTrack(): MediaStreamTrack } } }).nonstandard.RTCVideoSource().createTrack();
+const cameraTrack = () =>
+  new (
+    wrtc as unknown as { nonstandard: { RTCVideoSource: new () => { createTrack(): MediaStreamTrack } } }
+  ).nonstandard.RTCVideoSource().createTrack();
 /** Each m-line's kind and direction, in order. */
-const shape = (sdp: string) => sdp.split(/\r?\nm=/).slice(1).map((m) => `${m.split(" ")[0]} ${/a=(sendrecv|sendonly|recvonly|inactive)/.exec(m)?.[1]}`);
+const shape = (sdp: string) =>
+  sdp
+    .split(/\r?\nm=/)
+    .slice(1)
+    .map((m) => `${m.split(" ")[0]} ${/a=(sendrecv|sendonly|recvonly|inactive)/.exec(m)?.[1]}`);
 
 describe("connect()'s camera option (the offer a page sends)", () => {
   test("a camera track adds a sendonly video m-line after the avatar's video and audio", async () => {

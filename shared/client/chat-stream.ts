@@ -14,7 +14,16 @@ import type { ChatFrames, ChatReplyFrame, ToolCallFrame } from "./wire.ts";
 export type ChatFrame = { type: string; [field: string]: unknown };
 export type ChatStreamEvents = ChatFrames & Pick<SocketLocalEvents, "frame" | "tool_handler_error" | "timing">;
 
-const KNOWN = new Set(["reply_chunk", "tool", "reply", "error", "tool_call_started", "tool_call", "tool_call_completed", "tool_call_failed"]);
+const KNOWN = new Set([
+  "reply_chunk",
+  "tool",
+  "reply",
+  "error",
+  "tool_call_started",
+  "tool_call",
+  "tool_call_completed",
+  "tool_call_failed",
+]);
 
 export class ChatStream implements AsyncIterable<ChatFrame> {
   /** Resolves with the closing `reply` frame; rejects with AvatarApiError (a refusal, an `error` frame). */
@@ -61,7 +70,11 @@ export class ChatStream implements AsyncIterable<ChatFrame> {
     const sentAt = now();
     let firstChunk = true;
     try {
-      const res = await http.send("POST", "/api/chat", { json: { ...body, stream: true }, headers: { accept: "application/x-ndjson" }, signal: this.abortController.signal });
+      const res = await http.send("POST", "/api/chat", {
+        json: { ...body, stream: true },
+        headers: { accept: "application/x-ndjson" },
+        signal: this.abortController.signal,
+      });
       // A proxy that buffered the stream into one body still answers the same reply.
       if (!(res.headers.get("content-type") ?? "").includes("ndjson")) {
         const frame = { type: "reply", ...((await res.json()) as object) } as ChatReplyFrame;
@@ -80,13 +93,21 @@ export class ChatStream implements AsyncIterable<ChatFrame> {
         this.deliver(frame);
         if (frame.type === "reply") return frame as unknown as ChatReplyFrame;
         if (frame.type === "error") {
-          throw new AvatarApiError(0, "turn_failed", String(frame.error ?? "The turn failed."), { source: "frame", body: frame, interrupted: frame.interrupted === true });
+          throw new AvatarApiError(0, "turn_failed", String(frame.error ?? "The turn failed."), {
+            source: "frame",
+            body: frame,
+            interrupted: frame.interrupted === true,
+          });
         }
       }
     } catch (err) {
       if (err instanceof AvatarApiError) throw err;
-      if (this.abortController.signal.aborted) throw new AvatarApiError(0, "aborted", "The turn's stream was closed by the application.", { source: "local", cause: err });
-      throw new AvatarApiError(0, "stream_failed", `The turn's stream broke: ${(err as Error)?.message ?? String(err)}`, { source: "local", cause: err });
+      if (this.abortController.signal.aborted)
+        throw new AvatarApiError(0, "aborted", "The turn's stream was closed by the application.", { source: "local", cause: err });
+      throw new AvatarApiError(0, "stream_failed", `The turn's stream broke: ${(err as Error)?.message ?? String(err)}`, {
+        source: "local",
+        cause: err,
+      });
     }
     throw new AvatarApiError(0, "stream_ended", "The turn's stream ended without a reply or an error frame.", { source: "local" });
   }

@@ -69,9 +69,14 @@ export interface PreparedOffer {
  * peer, its two receive-only transceivers, the offer and ICE gathering, which otherwise sit
  * between a click on "start" and the first request to the box.
  */
-export function prepareOffer(options: Pick<ConnectOptions, "RTCPeerConnection" | "rtcConfiguration" | "iceGatheringTimeoutMs" | "camera"> = {}): PreparedOffer {
+export function prepareOffer(
+  options: Pick<ConnectOptions, "RTCPeerConnection" | "rtcConfiguration" | "iceGatheringTimeoutMs" | "camera"> = {},
+): PreparedOffer {
   const Peer = options.RTCPeerConnection ?? (globalThis as { RTCPeerConnection?: PeerCtor }).RTCPeerConnection;
-  if (!Peer) throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", { source: "local" });
+  if (!Peer)
+    throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", {
+      source: "local",
+    });
   const pc = new Peer(options.rtcConfiguration ?? {});
   pc.addTransceiver("video", { direction: "recvonly" });
   pc.addTransceiver("audio", { direction: "recvonly" });
@@ -142,7 +147,10 @@ export class LiveMedia {
    * stopped here: the page owns it. Without a slot, a camera needs a new connect().
    */
   async setCamera(camera: MediaStream | MediaStreamTrack | null): Promise<void> {
-    if (!this.cameraSender) throw new AvatarApiError(0, "no_camera_slot", "This call was opened without a camera slot: connect again with the camera option.", { source: "local" });
+    if (!this.cameraSender)
+      throw new AvatarApiError(0, "no_camera_slot", "This call was opened without a camera slot: connect again with the camera option.", {
+        source: "local",
+      });
     await this.cameraSender.replaceTrack(cameraTrack(camera));
   }
 
@@ -250,7 +258,10 @@ export class LiveMedia {
       el.muted = true;
       const videoPlaying = await Promise.resolve()
         .then(() => el.play())
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       this.emitter.emit("autoplay_blocked", { message: BLOCKED, videoPlaying });
     }
   }
@@ -278,7 +289,10 @@ function gathered(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {
 export async function connectMedia(http: HttpCore, options: ConnectOptions = {}): Promise<LiveMedia> {
   const g = globalThis as { RTCPeerConnection?: PeerCtor; MediaStream?: StreamCtor };
   const Peer = options.RTCPeerConnection ?? g.RTCPeerConnection;
-  if (!Peer) throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", { source: "local" });
+  if (!Peer)
+    throw new AvatarApiError(0, "no_webrtc", "No RTCPeerConnection on this platform: pass one as options.RTCPeerConnection.", {
+      source: "local",
+    });
   const startedAt = now();
   // A prepared offer without a camera slot cannot carry a camera asked for now.
   const fits = (p: PreparedOffer) => p.pc.signalingState === "have-local-offer" && (options.camera === undefined || p.camera !== null);
@@ -295,7 +309,12 @@ export async function connectMedia(http: HttpCore, options: ConnectOptions = {})
     const offer = pc.localDescription!;
     const context = options.clientContext === false ? undefined : (options.clientContext ?? defaultContext());
     const answer = await http.json<ConnectAnswer>("POST", "/connect", {
-      json: { sdp: offer.sdp, type: offer.type, ...(options.avatar ? { avatar: options.avatar } : {}), ...(context ? { client_context: context } : {}) },
+      json: {
+        sdp: offer.sdp,
+        type: offer.type,
+        ...(options.avatar ? { avatar: options.avatar } : {}),
+        ...(context ? { client_context: context } : {}),
+      },
     });
     media.answer = answer;
     media.mark("answer");

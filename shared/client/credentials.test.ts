@@ -6,7 +6,10 @@ describe("credentials", () => {
   it("reads the box's and the portal's grant shapes; expires_in wins over expires_at", () => {
     expect(readGrant("st_x", 1000)).toEqual({ token: "st_x", expiresAtMs: null, obtainedAtMs: 1000 });
     expect(readGrant({ data: { token: "st_y", expires_at: 50 } }, 1000)).toMatchObject({ token: "st_y", expiresAtMs: 50_000 });
-    expect(readGrant({ credential: { secret: "sc_z", expires_at: 99, expires_in: 3600 } }, 1000)).toMatchObject({ token: "sc_z", expiresAtMs: 3_601_000 });
+    expect(readGrant({ credential: { secret: "sc_z", expires_at: 99, expires_in: 3600 } }, 1000)).toMatchObject({
+      token: "sc_z",
+      expiresAtMs: 3_601_000,
+    });
     expect(() => readGrant({} as never, 0)).toThrow(/no token/);
   });
 
@@ -20,7 +23,10 @@ describe("credentials", () => {
   it("asks a provider once however many ask together, and again when the token is about to age out", async () => {
     let clock = 0;
     let calls = 0;
-    const c = new Credentials(async () => ({ token: `t${++calls}`, expires_in: 10 }), () => clock);
+    const c = new Credentials(
+      async () => ({ token: `t${++calls}`, expires_in: 10 }),
+      () => clock,
+    );
     expect(await Promise.all([c.current(), c.current(), c.refresh()])).toEqual(["t1", "t1", "t1"]);
     clock = 8_000;
     expect(await c.current()).toBe("t1");

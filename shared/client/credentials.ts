@@ -24,8 +24,15 @@ export function readGrant(grant: TokenGrant, nowMs: number): Held {
   if (typeof grant === "string") return { token: grant, expiresAtMs: null, obtainedAtMs: nowMs };
   const g: TokenGrantObject = grant?.data ?? grant?.credential ?? grant ?? {};
   const token = g.token ?? g.secret;
-  if (typeof token !== "string" || !token) throw new AvatarApiError(0, "invalid_token_grant", "The token provider answered no token (expected a string, {token}, {data: {token}} or {credential: {secret}}).", { source: "local" });
-  const expiresAtMs = typeof g.expires_in === "number" ? nowMs + g.expires_in * 1000 : typeof g.expires_at === "number" ? g.expires_at * 1000 : null;
+  if (typeof token !== "string" || !token)
+    throw new AvatarApiError(
+      0,
+      "invalid_token_grant",
+      "The token provider answered no token (expected a string, {token}, {data: {token}} or {credential: {secret}}).",
+      { source: "local" },
+    );
+  const expiresAtMs =
+    typeof g.expires_in === "number" ? nowMs + g.expires_in * 1000 : typeof g.expires_at === "number" ? g.expires_at * 1000 : null;
   return { token, expiresAtMs, obtainedAtMs: nowMs };
 }
 
@@ -61,7 +68,8 @@ export class Credentials {
   /** A token to present now: the one in hand unless it is about to age out. */
   async current(): Promise<string | null> {
     if (this.option === undefined) return null;
-    if (this.held && !(this.renewable && this.held.expiresAtMs !== null && this.now() >= this.held.expiresAtMs - 1_000)) return this.held.token;
+    if (this.held && !(this.renewable && this.held.expiresAtMs !== null && this.now() >= this.held.expiresAtMs - 1_000))
+      return this.held.token;
     return this.refresh();
   }
 
@@ -138,13 +146,16 @@ export class Credentials {
     const held = this.held;
     if (this.holds === 0 || !this.renewable || !held || held.expiresAtMs === null) return;
     const due = held.obtainedAtMs + renewDelayMs(held.expiresAtMs - held.obtainedAtMs);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.refresh().catch((err) => {
-        this.fail(err);
-        if (this.holds > 0 && !this.timer) this.timer = setTimeout(() => this.schedule(), 5_000);
-      });
-    }, Math.max(atLeastMs, 1_000, due - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.refresh().catch((err) => {
+          this.fail(err);
+          if (this.holds > 0 && !this.timer) this.timer = setTimeout(() => this.schedule(), 5_000);
+        });
+      },
+      Math.max(atLeastMs, 1_000, due - this.now()),
+    );
     (this.timer as { unref?: () => void }).unref?.();
   }
 
@@ -158,7 +169,9 @@ export class Credentials {
  * A provider for the studio or any page served from the portal's own origin: mints a portal
  * session credential (`POST /auth/session/credential`, the signed-in person's cookie).
  */
-export function portalCredentialProvider(options: { portalUrl?: string; fetch?: (input: string, init?: RequestInit) => Promise<Response> } = {}): TokenProvider {
+export function portalCredentialProvider(
+  options: { portalUrl?: string; fetch?: (input: string, init?: RequestInit) => Promise<Response> } = {},
+): TokenProvider {
   const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
   const url = `${(options.portalUrl ?? "").replace(/\/+$/, "")}/auth/session/credential`;
   return async () => {

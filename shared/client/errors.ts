@@ -46,8 +46,18 @@ export class AvatarApiError extends Error {
   static fromBody(status: number, body: unknown, statusText = ""): AvatarApiError {
     const parsed = parseErrorBody(body);
     if (parsed) return new AvatarApiError(status, parsed.code ?? fallbackCode(status), parsed.message, { source: "http", body });
-    const text = typeof body === "string" ? body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim().slice(0, 200) : "";
-    return new AvatarApiError(status, fallbackCode(status), text || statusText || `The service answered ${status}.`, { source: "http", body });
+    const text =
+      typeof body === "string"
+        ? body
+            .replace(/<[^>]*>/g, " ")
+            .replace(/\s+/g, " ")
+            .trim()
+            .slice(0, 200)
+        : "";
+    return new AvatarApiError(status, fallbackCode(status), text || statusText || `The service answered ${status}.`, {
+      source: "http",
+      body,
+    });
   }
 }
 

@@ -16,7 +16,10 @@ export class Emitter<E> {
   /** Resolves with the next payload of `type` (rejects after `timeoutMs` when given). */
   next<K extends keyof E>(type: K, timeoutMs?: number): Promise<E[K]> {
     return new Promise((resolve, reject) => {
-      const timer = timeoutMs === undefined ? null : setTimeout(() => (off(), reject(new Error(`no ${String(type)} within ${timeoutMs} ms`))), timeoutMs);
+      const timer =
+        timeoutMs === undefined
+          ? null
+          : setTimeout(() => (off(), reject(new Error(`no ${String(type)} within ${timeoutMs} ms`))), timeoutMs);
       const off = this.on({ [type]: (p: E[K]) => (off(), timer && clearTimeout(timer), resolve(p)) } as unknown as Handlers<E>);
     });
   }

@@ -41,7 +41,10 @@ export class HttpCore {
     let base = this.baseUrl;
     if (!/^https?:\/\//i.test(base)) {
       const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
-      if (!origin) throw new AvatarApiError(0, "invalid_base_url", "Sockets need an absolute baseUrl (http:// or https://) outside a browser page.", { source: "local" });
+      if (!origin)
+        throw new AvatarApiError(0, "invalid_base_url", "Sockets need an absolute baseUrl (http:// or https://) outside a browser page.", {
+          source: "local",
+        });
       base = origin + base;
     }
     return base.replace(/^http/i, "ws") + this.url(path, query).slice(this.baseUrl.length);
@@ -82,7 +85,10 @@ export class HttpCore {
     }
     return this.doFetch(this.url(path, opts.query), { method, headers, body, signal: opts.signal }).catch((err: unknown) => {
       if ((err as { name?: string })?.name === "AbortError") throw err;
-      throw new AvatarApiError(0, "network_error", `The box could not be reached: ${(err as Error)?.message ?? String(err)}`, { source: "local", cause: err });
+      throw new AvatarApiError(0, "network_error", `The box could not be reached: ${(err as Error)?.message ?? String(err)}`, {
+        source: "local",
+        cause: err,
+      });
     });
   }
 }

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { PcmFramer, PcmResampler, micProblem, openMicrophone } from "./microphone.ts";
 
-const sine = (rate: number, hz: number, seconds: number) => Float32Array.from({ length: Math.round(rate * seconds) }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
+const sine = (rate: number, hz: number, seconds: number) =>
+  Float32Array.from({ length: Math.round(rate * seconds) }, (_, i) => 0.5 * Math.sin((2 * Math.PI * hz * i) / rate));
 const rms = (a: Float32Array) => Math.sqrt(a.reduce((s, x) => s + x * x, 0) / a.length);
 
 function resampleInChunks(rate: number, input: Float32Array, sizes: number[]): Float32Array {
@@ -50,7 +51,11 @@ describe("microphone failures in words", () => {
     expect(micProblem(Object.assign(new Error("x"), { name: "NotFoundError" }))).toMatch(/No microphone/);
     expect(micProblem(Object.assign(new Error("x"), { name: "NotReadableError" }))).toMatch(/in use/);
     const states: string[] = [];
-    const err = await openMicrophone(() => {}, {}, (_t, p) => states.push(p.state)).catch((e) => e);
+    const err = await openMicrophone(
+      () => {},
+      {},
+      (_t, p) => states.push(p.state),
+    ).catch((e) => e);
     expect(err).toMatchObject({ code: "mic_unavailable", message: expect.stringMatching(/no microphone access/) });
     expect(states).toEqual(["unavailable"]);
   });
@@ -64,7 +69,11 @@ describe("microphone failures in words", () => {
       },
     } as unknown as MediaDevices;
     const states: string[] = [];
-    const err = await openMicrophone(() => {}, { mediaDevices, AudioContext: class {} as unknown as typeof AudioContext }, (_t, p) => states.push(p.state)).catch((e) => e);
+    const err = await openMicrophone(
+      () => {},
+      { mediaDevices, AudioContext: class {} as unknown as typeof AudioContext },
+      (_t, p) => states.push(p.state),
+    ).catch((e) => e);
     expect(asked).toEqual({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 } });
     expect(err).toMatchObject({ code: "mic_denied" });
     expect(states).toEqual(["pending", "denied"]);

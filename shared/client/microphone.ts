@@ -35,7 +35,10 @@ export class PcmResampler {
   private emitted = 0;
   private last = 0;
 
-  constructor(readonly inputRate: number, readonly outputRate = TARGET_RATE) {
+  constructor(
+    readonly inputRate: number,
+    readonly outputRate = TARGET_RATE,
+  ) {
     this.ratio = inputRate / outputRate;
   }
 
@@ -98,7 +101,12 @@ const TAP = `class AvatarMicTap extends AudioWorkletProcessor { process(inputs) 
 
 /** Why the microphone could not be opened, in words a person can act on. */
 export function micProblem(err: unknown): string {
-  const g = globalThis as { isSecureContext?: boolean; window?: unknown; top?: unknown; document?: { permissionsPolicy?: { allowsFeature(f: string): boolean }; featurePolicy?: { allowsFeature(f: string): boolean } } };
+  const g = globalThis as {
+    isSecureContext?: boolean;
+    window?: unknown;
+    top?: unknown;
+    document?: { permissionsPolicy?: { allowsFeature(f: string): boolean }; featurePolicy?: { allowsFeature(f: string): boolean } };
+  };
   const name = (err as { name?: string })?.name ?? "";
   if (g.isSecureContext === false) return "The microphone needs a secure page (https:// or http://localhost); this page is plain http.";
   const policy = g.document?.permissionsPolicy ?? g.document?.featurePolicy;
@@ -108,7 +116,8 @@ export function micProblem(err: unknown): string {
   }
   if (name === "NotAllowedError") return "Microphone permission was denied; allow it in the browser's site settings and try again.";
   if (name === "NotFoundError" || name === "OverconstrainedError") return "No microphone was found on this device.";
-  if (name === "NotReadableError" || name === "AbortError") return "The microphone is in use by another application or could not be started.";
+  if (name === "NotReadableError" || name === "AbortError")
+    return "The microphone is in use by another application or could not be started.";
   if (name === "no_media_devices") return "This browser offers no microphone access here (navigator.mediaDevices is missing).";
   return `The microphone could not be opened: ${(err as Error)?.message ?? String(err)}`;
 }
@@ -119,7 +128,11 @@ export async function openMicrophone(
   options: MicrophoneOptions,
   emit: <K extends keyof MicrophoneEvents>(type: K, payload: MicrophoneEvents[K]) => void,
 ): Promise<Microphone> {
-  const g = globalThis as { navigator?: { mediaDevices?: MediaDevices }; AudioContext?: typeof AudioContext; webkitAudioContext?: typeof AudioContext };
+  const g = globalThis as {
+    navigator?: { mediaDevices?: MediaDevices };
+    AudioContext?: typeof AudioContext;
+    webkitAudioContext?: typeof AudioContext;
+  };
   const devices = options.mediaDevices ?? g.navigator?.mediaDevices;
   const Ctx = options.AudioContext ?? g.AudioContext ?? g.webkitAudioContext;
   const refuse = (state: MicState, err: unknown): never => {
@@ -127,11 +140,14 @@ export async function openMicrophone(
     emit("mic_state", { state, message });
     throw new AvatarApiError(0, state === "denied" ? "mic_denied" : "mic_unavailable", message, { source: "local", cause: err });
   };
-  if (!devices?.getUserMedia || !Ctx) return refuse("unavailable", Object.assign(new Error("no mediaDevices"), { name: "no_media_devices" }));
+  if (!devices?.getUserMedia || !Ctx)
+    return refuse("unavailable", Object.assign(new Error("no mediaDevices"), { name: "no_media_devices" }));
   emit("mic_state", { state: "pending" });
   let stream: MediaStream;
   try {
-    stream = await devices.getUserMedia({ audio: { ...MIC_CONSTRAINTS, ...(options.deviceId ? { deviceId: { exact: options.deviceId } } : {}) } });
+    stream = await devices.getUserMedia({
+      audio: { ...MIC_CONSTRAINTS, ...(options.deviceId ? { deviceId: { exact: options.deviceId } } : {}) },
+    });
   } catch (err) {
     return refuse((err as { name?: string })?.name === "NotAllowedError" ? "denied" : "unavailable", err);
   }

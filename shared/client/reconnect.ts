@@ -29,10 +29,20 @@ export interface CloseVerdict {
 const TABLE: Record<number, CloseVerdict> = {
   4001: { reason: "no_speech_recognition", retry: false, minDelayMs: 0, advice: "The box has no speech recognition configured." },
   4002: { reason: "no_live_session", retry: true, minDelayMs: 500, advice: "Retrying until a live session exists (connect() first)." },
-  4003: { reason: "mic_slot_taken", retry: true, minDelayMs: 1_000, advice: "Another socket holds the microphone; retrying until it closes." },
+  4003: {
+    reason: "mic_slot_taken",
+    retry: true,
+    minDelayMs: 1_000,
+    advice: "Another socket holds the microphone; retrying until it closes.",
+  },
   4004: { reason: "credential_revoked", retry: false, minDelayMs: 0, advice: "The credential was revoked; sign in again." },
   4005: { reason: "speech_recognition_failed", retry: false, minDelayMs: 0, advice: "Speech recognition would not start on the box." },
-  4006: { reason: "session_setup_failed", retry: true, minDelayMs: 2_000, advice: "The box could not set the session up; retrying after a pause." },
+  4006: {
+    reason: "session_setup_failed",
+    retry: true,
+    minDelayMs: 2_000,
+    advice: "The box could not set the session up; retrying after a pause.",
+  },
   4007: { reason: "idle_timeout", retry: false, minDelayMs: 0, advice: "The session sat idle and was released; go live again first." },
   4008: { reason: "max_duration", retry: false, minDelayMs: 0, advice: "The session reached its allowed length; go live again first." },
 };

@@ -37,8 +37,23 @@ interface PendingTurn {
 }
 
 const KNOWN = new Set([
-  "session_ready", "user_message", "message_stream", "message", "avatar_speech_started", "avatar_speech_ended", "interrupted", "warning",
-  "auth_required", "auth_state", "error", "session_expired", "tool_call_started", "tool_call", "tool_call_completed", "tool_call_failed", "tool",
+  "session_ready",
+  "user_message",
+  "message_stream",
+  "message",
+  "avatar_speech_started",
+  "avatar_speech_ended",
+  "interrupted",
+  "warning",
+  "auth_required",
+  "auth_state",
+  "error",
+  "session_expired",
+  "tool_call_started",
+  "tool_call",
+  "tool_call_completed",
+  "tool_call_failed",
+  "tool",
 ]);
 
 let seq = 0;
@@ -58,7 +73,12 @@ export class SessionSocket extends BoxSocket<SessionFrames> {
 
   /** One model turn; resolves with the reply when its `message` arrives. */
   message(content: string, opts: MessageOptions = {}): Promise<TurnResult> {
-    return this.turn(opts.correlationId, (correlationId) => ({ type: "message", content, ...pick(opts, "avatar", "voice"), correlationId }));
+    return this.turn(opts.correlationId, (correlationId) => ({
+      type: "message",
+      content,
+      ...pick(opts, "avatar", "voice"),
+      correlationId,
+    }));
   }
 
   /** Speaks `content` as written (no model, nothing committed to history). */
@@ -70,13 +90,25 @@ export class SessionSocket extends BoxSocket<SessionFrames> {
    * Feeds a reply generated elsewhere, piece by piece under one correlationId; the promise of the
    * piece with `endOfSpeech` resolves when it was spoken, earlier pieces resolve at once.
    */
-  talkstream(content: string, opts: TalkOptions & { startOfSpeech?: boolean; endOfSpeech?: boolean; correlationId: string }): Promise<TurnResult | null> {
+  talkstream(
+    content: string,
+    opts: TalkOptions & { startOfSpeech?: boolean; endOfSpeech?: boolean; correlationId: string },
+  ): Promise<TurnResult | null> {
     const { correlationId } = opts;
     const length = (opts.startOfSpeech ? 0 : (this.talkLengths.get(correlationId) ?? 0)) + content.length;
-    const frame = { type: "talkstream", content, startOfSpeech: opts.startOfSpeech === true, endOfSpeech: opts.endOfSpeech === true, ...pick(opts, "voice", "tone"), correlationId };
+    const frame = {
+      type: "talkstream",
+      content,
+      startOfSpeech: opts.startOfSpeech === true,
+      endOfSpeech: opts.endOfSpeech === true,
+      ...pick(opts, "voice", "tone"),
+      correlationId,
+    };
     if (length > TALK_TEXT_MAX) {
       this.talkLengths.delete(correlationId);
-      return Promise.reject(new AvatarApiError(0, "text_too_long", `talkstream text is over ${TALK_TEXT_MAX} characters.`, { source: "local" }));
+      return Promise.reject(
+        new AvatarApiError(0, "text_too_long", `talkstream text is over ${TALK_TEXT_MAX} characters.`, { source: "local" }),
+      );
     }
     if (!opts.endOfSpeech) {
       try {
@@ -100,13 +132,21 @@ export class SessionSocket extends BoxSocket<SessionFrames> {
     }
     return this.emitter.next("interrupted", 10_000).then(
       () => undefined,
-      () => Promise.reject(new AvatarApiError(0, "no_acknowledgement", "The box did not acknowledge the interrupt within 10 s.", { source: "local" })),
+      () =>
+        Promise.reject(
+          new AvatarApiError(0, "no_acknowledgement", "The box did not acknowledge the interrupt within 10 s.", { source: "local" }),
+        ),
     );
   }
 
   private turn(asked: string | undefined, frame: (correlationId: string) => object): Promise<TurnResult> {
     const correlationId = asked ?? newCorrelationId();
-    if (this.turns.has(correlationId)) return Promise.reject(new AvatarApiError(0, "duplicate_correlation_id", `A turn with correlationId "${correlationId}" is still waiting.`, { source: "local" }));
+    if (this.turns.has(correlationId))
+      return Promise.reject(
+        new AvatarApiError(0, "duplicate_correlation_id", `A turn with correlationId "${correlationId}" is still waiting.`, {
+          source: "local",
+        }),
+      );
     return new Promise<TurnResult>((resolve, reject) => {
       this.send(frame(correlationId));
       const at = now();
@@ -131,7 +171,8 @@ export class SessionSocket extends BoxSocket<SessionFrames> {
       case "message_stream":
         if (!turn) return;
         turn.chunks.push(f as unknown as MessageStreamFrame);
-        if (turn.firstChunkMs === null) this.mark("first_chunk", (turn.firstChunkMs = now() - turn.sentAt), { correlationId: turn.correlationId });
+        if (turn.firstChunkMs === null)
+          this.mark("first_chunk", (turn.firstChunkMs = now() - turn.sentAt), { correlationId: turn.correlationId });
         return;
       case "avatar_speech_started": {
         const sent = typeof f.correlationId === "string" ? this.sentAt.get(f.correlationId) : undefined;
@@ -145,7 +186,13 @@ export class SessionSocket extends BoxSocket<SessionFrames> {
       case "message":
         if (!turn) return;
         this.turns.delete(turn.correlationId);
-        turn.resolve({ correlationId: turn.correlationId, message: f as unknown as MessageFrame, chunks: turn.chunks, firstChunkMs: round(turn.firstChunkMs), firstAudioMs: round(turn.firstAudioMs) });
+        turn.resolve({
+          correlationId: turn.correlationId,
+          message: f as unknown as MessageFrame,
+          chunks: turn.chunks,
+          firstChunkMs: round(turn.firstChunkMs),
+          firstAudioMs: round(turn.firstAudioMs),
+        });
         return;
       case "error": {
         if (f.fatal === true) return; // the close that follows settles every turn
@@ -163,7 +210,11 @@ export class SessionSocket extends BoxSocket<SessionFrames> {
     this.heartbeat = null;
     this.session = null;
     this.talkLengths.clear();
-    const closed = new AvatarApiError(0, "session_closed", `The socket closed before the turn ended: ${error.message}`, { source: "close", closeCode: error.closeCode, cause: error });
+    const closed = new AvatarApiError(0, "session_closed", `The socket closed before the turn ended: ${error.message}`, {
+      source: "close",
+      closeCode: error.closeCode,
+      cause: error,
+    });
     for (const t of [...this.turns.values()]) t.reject(closed);
     this.turns.clear();
   }

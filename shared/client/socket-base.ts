@@ -154,14 +154,27 @@ export abstract class BoxSocket<F extends object> {
   private async dial(): Promise<void> {
     const gen = ++this.generation;
     const Ctor = this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketCtor }).WebSocket;
-    if (!Ctor) return this.giveUp(new AvatarApiError(0, "no_websocket", "No WebSocket on this platform: pass one as options.WebSocket (on Node 20, the ws package's).", { source: "local" }));
+    if (!Ctor)
+      return this.giveUp(
+        new AvatarApiError(
+          0,
+          "no_websocket",
+          "No WebSocket on this platform: pass one as options.WebSocket (on Node 20, the ws package's).",
+          { source: "local" },
+        ),
+      );
     let token: string | null;
     try {
       token = await this.http.credentials.current();
     } catch (error) {
       if (gen !== this.generation) return;
       this.emitter.emit("auth_error", { error } as never);
-      return this.ended(1006, "", { reason: "connection_failed", retry: true, minDelayMs: 1_000, advice: "The token provider failed." }, error);
+      return this.ended(
+        1006,
+        "",
+        { reason: "connection_failed", retry: true, minDelayMs: 1_000, advice: "The token provider failed." },
+        error,
+      );
     }
     if (gen !== this.generation) return;
     const query = { session_token: token, max_session_length_seconds: this.options.maxSessionLengthSeconds };
@@ -185,7 +198,9 @@ export abstract class BoxSocket<F extends object> {
     ws.addEventListener("open", () => {
       if (!current()) return;
       opened = true;
-      const offRenewed = this.http.credentials.onRenewed((fresh) => ws.readyState === OPEN && ws.send(JSON.stringify({ type: "auth", token: fresh })));
+      const offRenewed = this.http.credentials.onRenewed(
+        (fresh) => ws.readyState === OPEN && ws.send(JSON.stringify({ type: "auth", token: fresh })),
+      );
       const releaseHold = this.http.credentials.hold();
       conn.release = () => (offRenewed(), releaseHold());
       this.mark("socket_open", now() - this.startedAt);
@@ -199,7 +214,8 @@ export abstract class BoxSocket<F extends object> {
       if (!current()) return;
       const frame = parseFrame(ev.data);
       if (!frame) return;
-      if (frame.type === "error" && frame.fatal === true && typeof frame.code === "number") fatal = { code: frame.code, error: String(frame.error ?? "") };
+      if (frame.type === "error" && frame.fatal === true && typeof frame.code === "number")
+        fatal = { code: frame.code, error: String(frame.error ?? "") };
       if (frame.type === "session_expired") fatal = { code: Number(frame.code), error: String(frame.message ?? "") };
       if (frame.type === "session_end") sessionEnded = true;
       this.route(frame, conn.dispatcher);
@@ -233,22 +249,54 @@ export abstract class BoxSocket<F extends object> {
     const before = this.http.credentials.token;
     try {
       const fresh = await this.http.credentials.refresh();
-      if (fresh === before) throw new AvatarApiError(0, "token_not_renewed", "The token provider answered the token that aged out.", { source: "local" });
+      if (fresh === before)
+        throw new AvatarApiError(0, "token_not_renewed", "The token provider answered the token that aged out.", { source: "local" });
     } catch (error) {
       this.emitter.emit("auth_error", { error } as never);
     }
   }
 
-  private async afterClose(gen: number, code: number, reason: string, opened: boolean, failure: string, fatal: { code: number; error: string } | null, sessionEnded: boolean): Promise<void> {
-    if (sessionEnded) return this.ended(code, reason, { reason: "session_ended", retry: false, minDelayMs: 0, advice: "The persona ended the call; do not reconnect." });
+  private async afterClose(
+    gen: number,
+    code: number,
+    reason: string,
+    opened: boolean,
+    failure: string,
+    fatal: { code: number; error: string } | null,
+    sessionEnded: boolean,
+  ): Promise<void> {
+    if (sessionEnded)
+      return this.ended(code, reason, {
+        reason: "session_ended",
+        retry: false,
+        minDelayMs: 0,
+        advice: "The persona ended the call; do not reconnect.",
+      });
     if (opened) return this.ended(code, fatal?.error || reason, closeVerdict(fatal?.code ?? code));
     // A refused upgrade is a 401 with no socket: `ws` names the status, a browser shows nothing, so ask.
     const status = Number(/\b([1-5]\d\d)\b/.exec(failure)?.[1] ?? 0);
     const refused = status === 401 || (await this.credentialRefused());
-    const renewed = refused && this.http.credentials.renewable && (await this.http.credentials.refresh().then(() => true, () => false));
+    const renewed =
+      refused &&
+      this.http.credentials.renewable &&
+      (await this.http.credentials.refresh().then(
+        () => true,
+        () => false,
+      ));
     if (gen !== this.generation) return; // closed meanwhile
-    if (refused) return this.ended(code, reason, { reason: "credential_refused", retry: renewed, minDelayMs: 500, advice: "The box refused the credential at the upgrade (HTTP 401)." });
-    return this.ended(code, reason, { reason: "connection_failed", retry: true, minDelayMs: 500, advice: failure || "The socket could not be opened." });
+    if (refused)
+      return this.ended(code, reason, {
+        reason: "credential_refused",
+        retry: renewed,
+        minDelayMs: 500,
+        advice: "The box refused the credential at the upgrade (HTTP 401).",
+      });
+    return this.ended(code, reason, {
+      reason: "connection_failed",
+      retry: true,
+      minDelayMs: 500,
+      advice: failure || "The socket could not be opened.",
+    });
   }
 
   private async credentialRefused(): Promise<boolean> {
@@ -263,14 +311,26 @@ export abstract class BoxSocket<F extends object> {
   private ended(code: number, message: string, verdict: CloseVerdict, cause?: unknown): void {
     const text = message || verdict.advice;
     const status = verdict.reason === "credential_refused" ? 401 : 0;
-    const error = verdict.reason === "client" ? undefined : new AvatarApiError(status, verdict.reason, text, { source: "close", closeCode: code, cause });
-    this.onTransportClosed(error ?? new AvatarApiError(0, "session_closed", "The socket was closed by the application.", { source: "local", closeCode: code }));
+    const error =
+      verdict.reason === "client"
+        ? undefined
+        : new AvatarApiError(status, verdict.reason, text, { source: "close", closeCode: code, cause });
+    this.onTransportClosed(
+      error ?? new AvatarApiError(0, "session_closed", "The socket was closed by the application.", { source: "local", closeCode: code }),
+    );
     const backoff = this.options.reconnect === false ? null : (this.options.reconnect ?? {});
     const canRetry = verdict.retry && !this.stopped && backoff !== null && this.attempts < (backoff.attempts ?? 8);
     if (canRetry) {
       const delayMs = backoffDelay(this.attempts, backoff, verdict.minDelayMs);
       this.attempts++;
-      this.emitter.emit("disconnected", { code, reason: verdict.reason, message: text, willRetry: true, retryInMs: delayMs, error } as never);
+      this.emitter.emit("disconnected", {
+        code,
+        reason: verdict.reason,
+        message: text,
+        willRetry: true,
+        retryInMs: delayMs,
+        error,
+      } as never);
       this.emitter.emit("reconnecting", { attempt: this.attempts, delayMs, reason: verdict.reason } as never);
       this.retryTimer = setTimeout(() => ((this.retryTimer = null), void this.dial()), delayMs);
       return;

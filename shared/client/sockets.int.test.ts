@@ -32,7 +32,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A browser's portal credential provider, its fetch carrying the signed-in person's cookie. */
 async function credentialProvider(portal: TestPortal, email: string) {
   const cookie = await portal.signIn(email);
-  return portalCredentialProvider({ fetch: async (url, init) => portal.app.request(url, { ...init, headers: { ...(init?.headers as object), cookie } }) });
+  return portalCredentialProvider({
+    fetch: async (url, init) => portal.app.request(url, { ...init, headers: { ...(init?.headers as object), cookie } }),
+  });
 }
 /** What an integrator's backend does: a stream-only token minted with a full credential. */
 async function mintWith(credential: TokenGrant): Promise<{ data: { token: string; expires_at: number } }> {
@@ -46,9 +48,31 @@ beforeAll(async () => {
   shortPortal = await createTestPortal({ credentialTtlSeconds: 3 }, db);
   const second = createClient({ url: db.url, timeout: 5000 });
   longPortal = await createTestPortal({ credentialTtlSeconds: 600 }, { client: second, url: db.url, dispose: () => second.close() });
-  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_KEY_TABLE_URL: db.url, BOX_OPENAI_BASE_URL: fake.url, BOX_SOCKET_CHECK_MS: "100", BOX_ASR: "pocketsphinx" });
-  client = new AvatarClient({ baseUrl: box.url, token: KEY, WebSocket: WS, RTCPeerConnection: Peer, reconnect: { minDelayMs: 100, maxDelayMs: 400, attempts: 40 } });
-  await client.saveSettings({ tools: [{ name: "lookup_order", description: "Find an order", mode: "await_result", timeout_seconds: 5, parameters: { type: "object", properties: { order: { type: "string" } } } }] });
+  box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_KEY_TABLE_URL: db.url,
+    BOX_OPENAI_BASE_URL: fake.url,
+    BOX_SOCKET_CHECK_MS: "100",
+    BOX_ASR: "pocketsphinx",
+  });
+  client = new AvatarClient({
+    baseUrl: box.url,
+    token: KEY,
+    WebSocket: WS,
+    RTCPeerConnection: Peer,
+    reconnect: { minDelayMs: 100, maxDelayMs: 400, attempts: 40 },
+  });
+  await client.saveSettings({
+    tools: [
+      {
+        name: "lookup_order",
+        description: "Find an order",
+        mode: "await_result",
+        timeout_seconds: 5,
+        parameters: { type: "object", properties: { order: { type: "string" } } },
+      },
+    ],
+  });
 });
 afterAll(async () => {
   await box?.stop();
@@ -63,11 +87,23 @@ describe("control socket turns (real box)", () => {
     const warnings: string[] = [];
     s.on({ warning: (w) => warnings.push(w.message) });
     await s.open();
-    expect(s.session).toMatchObject({ sessionId: expect.any(String), avatar: expect.any(String), tones: expect.arrayContaining(["neutral"]) });
+    expect(s.session).toMatchObject({
+      sessionId: expect.any(String),
+      avatar: expect.any(String),
+      tones: expect.arrayContaining(["neutral"]),
+    });
     fake.enqueue([{ text: "First clause here. " }, { text: "Second one." }]);
     const turn = await s.message("hello", { correlationId: "turn-1" });
-    expect(turn.message).toMatchObject({ type: "message", role: "assistant", content: "First clause here. Second one.", correlationId: "turn-1" });
-    expect(turn.chunks.map((c) => [c.contentIndex, c.endOfSpeech])).toEqual([[0, false], [1, true]]);
+    expect(turn.message).toMatchObject({
+      type: "message",
+      role: "assistant",
+      content: "First clause here. Second one.",
+      correlationId: "turn-1",
+    });
+    expect(turn.chunks.map((c) => [c.contentIndex, c.endOfSpeech])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
     expect(turn.firstChunkMs).toEqual(expect.any(Number));
     expect(warnings).toEqual([expect.stringMatching(/No media session/)]);
     const refused = await s.message("   ").catch((e) => e);
@@ -159,8 +195,16 @@ describe("credential renewal with `auth` (box session tokens from portal credent
     const onLapse = new AvatarClient({ baseUrl: box.url, WebSocket: WS, token: () => bobTokens.shift()! }).session();
 
     const log = { ahead: [] as string[], onLapse: [] as string[] };
-    ahead.on({ auth_required: () => log.ahead.push("auth_required"), auth_state: (f) => log.ahead.push(`live:${f.live}`), disconnected: (d) => log.ahead.push(d.reason) });
-    onLapse.on({ auth_required: () => log.onLapse.push("auth_required"), auth_state: (f) => log.onLapse.push(`live:${f.live}`), disconnected: (d) => log.onLapse.push(d.reason) });
+    ahead.on({
+      auth_required: () => log.ahead.push("auth_required"),
+      auth_state: (f) => log.ahead.push(`live:${f.live}`),
+      disconnected: (d) => log.ahead.push(d.reason),
+    });
+    onLapse.on({
+      auth_required: () => log.onLapse.push("auth_required"),
+      auth_state: (f) => log.onLapse.push(`live:${f.live}`),
+      disconnected: (d) => log.onLapse.push(d.reason),
+    });
     await Promise.all([ahead.open(), onLapse.open()]);
     // Both first tokens age out within 3 s; the lapse is reported on the box's next check.
     for (let i = 0; i < 120 && !log.onLapse.includes("live:true"); i++) await sleep(50);
@@ -189,7 +233,8 @@ describe("live media and the voice socket (real box, @roamhq/wrtc)", () => {
       muted: false,
       play() {
         plays.push(this.muted);
-        if (!this.muted && plays.length === 1) return Promise.reject(Object.assign(new Error("play() needs a gesture"), { name: "NotAllowedError" }));
+        if (!this.muted && plays.length === 1)
+          return Promise.reject(Object.assign(new Error("play() needs a gesture"), { name: "NotAllowedError" }));
         return Promise.resolve();
       },
     };
@@ -199,9 +244,19 @@ describe("live media and the voice socket (real box, @roamhq/wrtc)", () => {
     const media = await client.connect({
       video: el,
       clientContext: { timezone: "Australia/Sydney" },
-      on: { autoplay_blocked: (b) => events.push(`blocked:${b.videoPlaying}`), playing: (p) => events.push(`playing:${p.muted}`), timing: (t) => t.mark === "first_frame" && frameMs(t.ms) },
+      on: {
+        autoplay_blocked: (b) => events.push(`blocked:${b.videoPlaying}`),
+        playing: (p) => events.push(`playing:${p.muted}`),
+        timing: (t) => t.mark === "first_frame" && frameMs(t.ms),
+      },
     });
-    expect(media.answer).toEqual({ sdp: expect.stringContaining("v=0"), type: "answer", avatar: expect.any(String), silence: expect.any(String), idle_stand_in: false });
+    expect(media.answer).toEqual({
+      sdp: expect.stringContaining("v=0"),
+      type: "answer",
+      avatar: expect.any(String),
+      silence: expect.any(String),
+      idle_stand_in: false,
+    });
     expect(el.srcObject).toBe(media.stream);
     await new Promise((r) => setTimeout(r, 50));
     expect(media.autoplayBlocked).toBe(true);
@@ -228,7 +283,9 @@ describe("live media and the voice socket (real box, @roamhq/wrtc)", () => {
     // The control socket: the first audio of a spoken turn is timed.
     const s = client.session();
     await s.open();
-    const firstAudio = new Promise<{ ms: number; correlationId?: string }>((r) => s.on({ timing: (t) => t.mark === "first_audio" && r(t) }));
+    const firstAudio = new Promise<{ ms: number; correlationId?: string }>((r) =>
+      s.on({ timing: (t) => t.mark === "first_audio" && r(t) }),
+    );
     const talk = await s.talk("Hello from the client library.");
     expect(talk.message.content).toBe("Hello from the client library.");
     expect(await firstAudio).toEqual({ mark: "first_audio", ms: expect.any(Number), correlationId: talk.correlationId });
@@ -262,7 +319,13 @@ describe("live media and the voice socket (real box, @roamhq/wrtc)", () => {
     while (pc.iceGatheringState !== "complete") await sleep(20);
     try {
       const answer = await client.offer({ sdp: pc.localDescription!.sdp, type: "offer", tone: "happy" });
-      expect(answer).toEqual({ sdp: expect.stringContaining("v=0"), type: "answer", avatar: expect.any(String), emotion: "happy", transcript: "" });
+      expect(answer).toEqual({
+        sdp: expect.stringContaining("v=0"),
+        type: "answer",
+        avatar: expect.any(String),
+        emotion: "happy",
+        transcript: "",
+      });
       const bad = await client.offer({ sdp: pc.localDescription!.sdp, type: "offer", audio: "missing.wav" }).catch((e) => e);
       expect(bad).toBeInstanceOf(AvatarApiError);
       expect(bad).toMatchObject({ status: 404, code: "unknown_audio" });

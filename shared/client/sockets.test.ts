@@ -12,7 +12,12 @@ beforeEach(async () => (server = await new TinySocketServer().start()));
 afterEach(() => server.close());
 
 const client = (token: ConstructorParameters<typeof AvatarClient>[0]["token"] = "tok") =>
-  new AvatarClient({ baseUrl: server.url, token, WebSocket: WebSocket as unknown as WebSocketCtor, reconnect: { minDelayMs: 10, maxDelayMs: 40, attempts: 3 } });
+  new AvatarClient({
+    baseUrl: server.url,
+    token,
+    WebSocket: WebSocket as unknown as WebSocketCtor,
+    reconnect: { minDelayMs: 10, maxDelayMs: 40, attempts: 3 },
+  });
 const refuseThenReady = (code: number) => (c: TinyConnection) => {
   if (server.connections.length === 1) {
     c.send({ type: "error", error: `refused ${code}`, fatal: true, code });
@@ -22,7 +27,12 @@ const refuseThenReady = (code: number) => (c: TinyConnection) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("reconnect policy per close code (voice socket)", () => {
-  for (const [code, reason] of [[4002, "no_live_session"], [4003, "mic_slot_taken"], [4006, "session_setup_failed"], [1000, "server_closed"]] as const) {
+  for (const [code, reason] of [
+    [4002, "no_live_session"],
+    [4003, "mic_slot_taken"],
+    [4006, "session_setup_failed"],
+    [1000, "server_closed"],
+  ] as const) {
     it(`${code} (${reason}) is retried with backoff`, async () => {
       server.onConnection = refuseThenReady(code);
       const voice = client().voice();
@@ -35,7 +45,13 @@ describe("reconnect policy per close code (voice socket)", () => {
     });
   }
 
-  for (const [code, reason] of [[4001, "no_speech_recognition"], [4004, "credential_revoked"], [4005, "speech_recognition_failed"], [4007, "idle_timeout"], [4008, "max_duration"]] as const) {
+  for (const [code, reason] of [
+    [4001, "no_speech_recognition"],
+    [4004, "credential_revoked"],
+    [4005, "speech_recognition_failed"],
+    [4007, "idle_timeout"],
+    [4008, "max_duration"],
+  ] as const) {
     it(`${code} (${reason}) is not retried; open() rejects with the sentence and the code`, async () => {
       server.onConnection = refuseThenReady(code);
       const voice = client().voice();
@@ -63,7 +79,10 @@ describe("reconnect policy per close code (voice socket)", () => {
 
   it("gives up after the configured tries", async () => {
     server.onConnection = (c) => c.ws.close(4002, "no live session");
-    const err = (await client().voice().open().catch((e) => e)) as AvatarApiError;
+    const err = (await client()
+      .voice()
+      .open()
+      .catch((e) => e)) as AvatarApiError;
     expect(err.code).toBe("no_live_session");
     expect(server.connections).toHaveLength(4); // the first try and three retries
   });
@@ -82,7 +101,10 @@ describe("credentials on sockets", () => {
   it("a refused upgrade (HTTP 401) rejects with credential_refused; a provider is asked again and the retry gets in", async () => {
     server.refuse = (req) => (req.url?.includes("session_token=bad") ? 401 : null);
     server.onConnection = (c) => c.send({ type: "session_ready", sessionId: "s", avatar: "a", tones: [] });
-    const err = (await client("bad").session().open().catch((e) => e)) as AvatarApiError;
+    const err = (await client("bad")
+      .session()
+      .open()
+      .catch((e) => e)) as AvatarApiError;
     expect(err).toMatchObject({ status: 401, code: "credential_refused" });
     expect(server.connections).toHaveLength(0);
     const tokens = ["bad", "good"];
@@ -130,7 +152,9 @@ describe("frames on sockets", () => {
     conn.send({ type: "tool_call_failed", call_id: "call_2", name: "lookup", reason: "brand_new_reason" });
     await server.until(() => failures.length === 1);
     await sleep(50);
-    expect(conn.received.filter((f) => f.type === "tool_result")).toEqual([{ type: "tool_result", call_id: "call_1", ok: true, result: { found: 7 } }]);
+    expect(conn.received.filter((f) => f.type === "tool_result")).toEqual([
+      { type: "tool_result", call_id: "call_1", ok: true, result: { found: 7 } },
+    ]);
     expect(failures).toEqual(["brand_new_reason"]);
     expect(unknown).toEqual(["brand_new_event"]);
     s.close();
@@ -205,8 +229,14 @@ describe("frames on sockets", () => {
     voice.sendPcm(new Int16Array([1, -1, 32767]));
     await server.until(() => server.connections[1]?.binary.length === 1);
     expect(server.connections.map((c) => c.received.slice(0, 2))).toEqual([
-      [{ type: "config", avatar: "ava" }, { type: "mute", muted: true }],
-      [{ type: "config", avatar: "ava" }, { type: "mute", muted: true }],
+      [
+        { type: "config", avatar: "ava" },
+        { type: "mute", muted: true },
+      ],
+      [
+        { type: "config", avatar: "ava" },
+        { type: "mute", muted: true },
+      ],
     ]);
     expect([...new Int16Array(new Uint8Array(server.connections[1].binary[0]).buffer)]).toEqual([1, -1, 32767]);
     voice.end();

@@ -137,7 +137,12 @@ export class ToolDispatcher {
     }
     if (utf8Bytes(json ?? "null") > TOOL_RESULT_MAX_BYTES) {
       const sent = "The tool's result was too large to send.";
-      this.events.handlerError({ call_id, name, error: new Error(`The result is over ${TOOL_RESULT_MAX_BYTES} bytes of JSON; it was not sent.`), sent });
+      this.events.handlerError({
+        call_id,
+        name,
+        error: new Error(`The result is over ${TOOL_RESULT_MAX_BYTES} bytes of JSON; it was not sent.`),
+        sent,
+      });
       return { type: "tool_result", call_id, ok: false, error: sent };
     }
     return { type: "tool_result", call_id, ok: true, result: json === undefined ? null : result };

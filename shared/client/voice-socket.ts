@@ -22,9 +22,28 @@ export interface VoiceSocketOptions extends SocketOptions {
 export type VoiceLocalEvents = MicrophoneEvents;
 
 const KNOWN = new Set([
-  "ready", "partial", "endpoint", "final", "caption_clear", "state", "tool", "action", "reply_chunk", "metric", "reply", "reply_error",
-  "session_end", "voice_notice", "auth_required", "auth_state", "error", "session_expired",
-  "tool_call_started", "tool_call", "tool_call_completed", "tool_call_failed",
+  "ready",
+  "partial",
+  "endpoint",
+  "final",
+  "caption_clear",
+  "state",
+  "tool",
+  "action",
+  "reply_chunk",
+  "metric",
+  "reply",
+  "reply_error",
+  "session_end",
+  "voice_notice",
+  "auth_required",
+  "auth_state",
+  "error",
+  "session_expired",
+  "tool_call_started",
+  "tool_call",
+  "tool_call_completed",
+  "tool_call_failed",
 ]);
 
 /** Sent audio this loud (s16 RMS, about −35 dBFS) after ONSET_QUIET_MS below it is a voice onset. */
@@ -103,7 +122,11 @@ export class VoiceSocket extends BoxSocket<VoiceFrames & VoiceLocalEvents> {
    */
   async startMicrophone(options: MicrophoneOptions = {}): Promise<Microphone> {
     if (this.mic) return this.mic;
-    this.mic = await openMicrophone((pcm) => this.sendPcm(pcm), options, (type, payload) => this.emitter.emit(type as never, payload as never));
+    this.mic = await openMicrophone(
+      (pcm) => this.sendPcm(pcm),
+      options,
+      (type, payload) => this.emitter.emit(type as never, payload as never),
+    );
     return this.mic;
   }
 

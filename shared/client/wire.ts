@@ -9,14 +9,43 @@ export type ToolFailReason = KnownToolFailReason | (string & {});
 export type { ToolMode };
 
 // ---- tool frames (same on both sockets and the typed-turn stream) ----------------------------
-export interface ToolCallStartedFrame { type: "tool_call_started"; call_id: string; name: string; mode: ToolMode }
-export interface ToolCallFrame { type: "tool_call"; call_id: string; name: string; args: Record<string, unknown>; mode: ToolMode; timeout_seconds: number }
-export interface ToolCallCompletedFrame { type: "tool_call_completed"; call_id: string; name: string; duration_ms: number }
+export interface ToolCallStartedFrame {
+  type: "tool_call_started";
+  call_id: string;
+  name: string;
+  mode: ToolMode;
+}
+export interface ToolCallFrame {
+  type: "tool_call";
+  call_id: string;
+  name: string;
+  args: Record<string, unknown>;
+  mode: ToolMode;
+  timeout_seconds: number;
+}
+export interface ToolCallCompletedFrame {
+  type: "tool_call_completed";
+  call_id: string;
+  name: string;
+  duration_ms: number;
+}
 /** `local: true` when the library raised it itself (the socket closed mid-call). */
-export interface ToolCallFailedFrame { type: "tool_call_failed"; call_id: string; name: string; reason: ToolFailReason; local?: boolean }
-export type ToolResultFrame = { type: "tool_result"; call_id: string; ok: true; result: unknown } | { type: "tool_result"; call_id: string; ok: false; error: string };
+export interface ToolCallFailedFrame {
+  type: "tool_call_failed";
+  call_id: string;
+  name: string;
+  reason: ToolFailReason;
+  local?: boolean;
+}
+export type ToolResultFrame =
+  | { type: "tool_result"; call_id: string; ok: true; result: unknown }
+  | { type: "tool_result"; call_id: string; ok: false; error: string };
 /** `tool {name, label}` while a tool runs (voice socket, typed turn; the control socket sends it too). */
-export interface ToolLabelFrame { type: "tool"; name: string; label: string }
+export interface ToolLabelFrame {
+  type: "tool";
+  name: string;
+  label: string;
+}
 
 export interface ToolFrames {
   tool_call_started: ToolCallStartedFrame;
@@ -27,9 +56,21 @@ export interface ToolFrames {
 }
 
 // ---- shared by both sockets -------------------------------------------------------------------
-export interface AuthRequiredFrame { type: "auth_required"; message: string }
-export interface AuthStateFrame { type: "auth_state"; live: boolean }
-export interface SessionExpiredFrame { type: "session_expired"; reason: "idle" | "max_length" | (string & {}); message: string; seconds: number; code: number }
+export interface AuthRequiredFrame {
+  type: "auth_required";
+  message: string;
+}
+export interface AuthStateFrame {
+  type: "auth_state";
+  live: boolean;
+}
+export interface SessionExpiredFrame {
+  type: "session_expired";
+  reason: "idle" | "max_length" | (string & {});
+  message: string;
+  seconds: number;
+  code: number;
+}
 
 // ---- voice socket (server to client): seventeen types ------------------------------------------
 export interface VoiceFrames extends ToolFrames {
@@ -82,12 +123,37 @@ export interface SessionFrames extends ToolFrames {
   error: { type: "error"; error: string; fatal: boolean; code?: number };
   session_expired: SessionExpiredFrame;
 }
-export interface MessageStreamFrame { type: "message_stream"; id: string; role: "assistant"; content: string; contentIndex: number; endOfSpeech: boolean; tone: string; correlationId: string }
-export interface MessageFrame { type: "message"; id: string; role: "assistant"; content: string; tone: string; avatar: string; correlationId: string }
+export interface MessageStreamFrame {
+  type: "message_stream";
+  id: string;
+  role: "assistant";
+  content: string;
+  contentIndex: number;
+  endOfSpeech: boolean;
+  tone: string;
+  correlationId: string;
+}
+export interface MessageFrame {
+  type: "message";
+  id: string;
+  role: "assistant";
+  content: string;
+  tone: string;
+  avatar: string;
+  correlationId: string;
+}
 
 // ---- control socket (client to server) -----------------------------------------------------------
-export interface MessageOptions { avatar?: string; voice?: string; correlationId?: string }
-export interface TalkOptions { voice?: string; tone?: Tone | (string & {}); correlationId?: string }
+export interface MessageOptions {
+  avatar?: string;
+  voice?: string;
+  correlationId?: string;
+}
+export interface TalkOptions {
+  voice?: string;
+  tone?: Tone | (string & {});
+  correlationId?: string;
+}
 
 // ---- the typed-turn event stream (POST /api/chat, NDJSON) ------------------------------------------
 export interface ChatFrames extends ToolFrames {
@@ -100,5 +166,21 @@ export type ChatReplyFrame = { type: "reply" } & ChatReply;
 
 /** `POST /api/chat` body: live session connected (streamed into it) or not (a WAV for /offer). */
 export type ChatReply = ChatReplyLive | ChatReplyOneShot;
-export interface ChatReplyLive { reply: string; tone: string; avatar: string; tools: string[]; streamed: true; identity: string; tones: string[]; voice_notice: string }
-export interface ChatReplyOneShot { reply: string; tone: string; audio: string; identity: string; tones: string[]; voice_notice: string }
+export interface ChatReplyLive {
+  reply: string;
+  tone: string;
+  avatar: string;
+  tools: string[];
+  streamed: true;
+  identity: string;
+  tones: string[];
+  voice_notice: string;
+}
+export interface ChatReplyOneShot {
+  reply: string;
+  tone: string;
+  audio: string;
+  identity: string;
+  tones: string[];
+  voice_notice: string;
+}

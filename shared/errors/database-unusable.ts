@@ -34,7 +34,11 @@ export async function quickCheck(client: Client): Promise<void> {
 
 /** SQLite's code and message from an error or any error in its `cause` chain (drizzle wraps them). */
 export function sqliteCause(err: unknown): { code: string; reason: string } | null {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 8;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = typeof e.code === "string" ? /^SQLITE_[A-Z]+/.exec(e.code)?.[0] : undefined;
     if (code) return { code, reason: String(e.message ?? "").replace(/^SQLITE_[A-Z_]+: /, "") };
   }

@@ -17,8 +17,13 @@ describe("parseDescription", () => {
   it("reads the example persona", () => {
     const t = parseDescription("an elderly man with glasses, grey hair, a beard and a blue shirt, smiling");
     expect(t).toMatchObject({
-      gender: "masculine", age: 76, hairColour: "grey", facialHair: "full", mood: "smile",
-      glasses: { shape: null, frame: null }, clothing: { colour: NAMED_COLOURS.blue, style: "collar" },
+      gender: "masculine",
+      age: 76,
+      hairColour: "grey",
+      facialHair: "full",
+      mood: "smile",
+      glasses: { shape: null, frame: null },
+      clothing: { colour: NAMED_COLOURS.blue, style: "collar" },
     });
   });
 
@@ -119,7 +124,15 @@ describe("parseDescription", () => {
 
   it("ignores words it does not know", () => {
     expect(parseDescription("a quantum chromodynamics enthusiast")).toMatchObject({
-      gender: null, age: null, hairColour: null, hairStyle: null, skin: null, eyes: null, glasses: null, facialHair: null, mood: null,
+      gender: null,
+      age: null,
+      hairColour: null,
+      hairStyle: null,
+      skin: null,
+      eyes: null,
+      glasses: null,
+      facialHair: null,
+      mood: null,
     });
   });
 });
@@ -157,12 +170,28 @@ describe("lookFromDescription", () => {
     const a = look("a woman");
     const b = look("a woman with glasses and a green jacket");
     expect(b.geo).toEqual(a.geo);
-    expect({ ...b, glasses: undefined, cloth: a.cloth, clothShade: a.clothShade, clothStyle: a.clothStyle }).toEqual({ ...a, glasses: undefined });
+    expect({ ...b, glasses: undefined, cloth: a.cloth, clothShade: a.clothShade, clothStyle: a.clothStyle }).toEqual({
+      ...a,
+      glasses: undefined,
+    });
   });
 
   it("each word family changes the drawing", () => {
     const base = drawFaceSvg(look("a man"));
-    for (const extra of ["glasses", "a beard", "a moustache", "grey hair", "blue eyes", "a red shirt", "a smile", "a serious look", "freckles", "curly hair", "a bald head", "dark skin"]) {
+    for (const extra of [
+      "glasses",
+      "a beard",
+      "a moustache",
+      "grey hair",
+      "blue eyes",
+      "a red shirt",
+      "a smile",
+      "a serious look",
+      "freckles",
+      "curly hair",
+      "a bald head",
+      "dark skin",
+    ]) {
       expect(drawFaceSvg(look(`a man with ${extra}`)), extra).not.toBe(base);
     }
     expect(drawFaceSvg(look("an old man"))).not.toBe(drawFaceSvg(look("a 30-year-old man")));

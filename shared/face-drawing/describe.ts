@@ -3,8 +3,27 @@
 // seed give the same face; another seed gives another face that still fits the description.
 // Deterministic and dictionary-based: words it does not know are ignored, never guessed.
 import {
-  AGE_WORDS, BEARD_NOUNS, COLLAR_CLOTHES, DECADES, EYE_NOUNS, EYE_WORDS, FEMININE, GLASSES_NOUNS, HAIR_NOUNS, HAIR_STYLE_WORDS,
-  HAIR_WORDS, MASCULINE, MOODS, MOUSTACHE_NOUNS, NEGATIONS, PERSON_NOUNS, PERSON_SKIN, SCOOP_CLOTHES, SKIN_NOUNS, SKIN_WORDS, STOP,
+  AGE_WORDS,
+  BEARD_NOUNS,
+  COLLAR_CLOTHES,
+  DECADES,
+  EYE_NOUNS,
+  EYE_WORDS,
+  FEMININE,
+  GLASSES_NOUNS,
+  HAIR_NOUNS,
+  HAIR_STYLE_WORDS,
+  HAIR_WORDS,
+  MASCULINE,
+  MOODS,
+  MOUSTACHE_NOUNS,
+  NEGATIONS,
+  PERSON_NOUNS,
+  PERSON_SKIN,
+  SCOOP_CLOTHES,
+  SKIN_NOUNS,
+  SKIN_WORDS,
+  STOP,
 } from "./describe-words.ts";
 import { lookFromTraits } from "./look-from-traits.ts";
 import { mix, NAMED_COLOURS } from "./palette.ts";
@@ -63,14 +82,15 @@ function normalise(text: string): string {
 
 /** An age written as a number: "45-year-old", "45 years old", "aged 45", "age 45", "in his fifties", "in her 50s". */
 function numericAge(text: string): number | null {
-  const m =
-    /\b(\d{1,3})[ -]?(?:years?|yrs?|yo)\b(?:[ -]old)?/.exec(text) ??
-    /\b(?:aged?|age of)\s+(\d{1,3})\b/.exec(text);
+  const m = /\b(\d{1,3})[ -]?(?:years?|yrs?|yo)\b(?:[ -]old)?/.exec(text) ?? /\b(?:aged?|age of)\s+(\d{1,3})\b/.exec(text);
   if (m) {
     const n = Number(m[1]);
     return n >= 1 && n <= 120 ? n : null;
   }
-  const d = /\b(?:in (?:his|her|their) )?(?:(?:early|mid|late)[ -])?(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b/.exec(text);
+  const d =
+    /\b(?:in (?:his|her|their) )?(?:(?:early|mid|late)[ -])?(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0s)\b/.exec(
+      text,
+    );
   if (!d) return null;
   const base = d[1].endsWith("0s") ? Number(d[1].slice(0, 2)) + 5 : DECADES[d[1]];
   const early = /early[ -]/.test(d[0]) ? -3 : /late[ -]/.test(d[0]) ? 3 : 0;
@@ -109,7 +129,9 @@ const TONES: Record<string, number> = { light: 0.4, pale: 0.45, pastel: 0.5, bri
 
 /** A named colour among the modifiers, lightened or darkened by a tone word before it. */
 function colourOf(mods: string[]): string | null {
-  const expanded = mods.flatMap((w) => (w === "lightblue" ? ["blue", "light"] : w === "lightbrown" ? ["brown", "light"] : w === "darkbrown" ? ["brown", "dark"] : [w]));
+  const expanded = mods.flatMap((w) =>
+    w === "lightblue" ? ["blue", "light"] : w === "lightbrown" ? ["brown", "light"] : w === "darkbrown" ? ["brown", "dark"] : [w],
+  );
   const at = expanded.findIndex((w) => w in NAMED_COLOURS);
   if (at < 0) return null;
   let colour = NAMED_COLOURS[expanded[at]];
@@ -164,8 +186,18 @@ export function parseDescription(description: string): PortraitTraits {
   const text = normalise(description);
   const ts = tokens(text);
   const t: PortraitTraits = {
-    gender: null, age: numericAge(text), hairColour: null, hairStyle: null, skin: null, eyes: null, glasses: null,
-    facialHair: null, facialHairColour: null, clothing: { colour: null, style: null }, mood: null, freckles: false,
+    gender: null,
+    age: numericAge(text),
+    hairColour: null,
+    hairStyle: null,
+    skin: null,
+    eyes: null,
+    glasses: null,
+    facialHair: null,
+    facialHairColour: null,
+    clothing: { colour: null, style: null },
+    mood: null,
+    freckles: false,
   };
   let feminine = 0;
   let masculine = 0;
@@ -199,7 +231,20 @@ export function parseDescription(description: string): PortraitTraits {
       if (tone !== null) t.skin = [tone, tone];
     } else if (word in PERSON_SKIN && PERSON_NOUNS.has(next)) {
       t.skin = t.skin ?? PERSON_SKIN[word];
-    } else if ((word === "pale" || word === "tanned" || word === "porcelain" || word === "olive") && !ts.slice(i + 1, i + 3).some((x) => x.clause === ts[i].clause && (x.word in NAMED_COLOURS || SKIN_NOUNS.has(x.word) || COLLAR_CLOTHES.has(x.word) || SCOOP_CLOTHES.has(x.word) || EYE_NOUNS.has(x.word)))) {
+    } else if (
+      (word === "pale" || word === "tanned" || word === "porcelain" || word === "olive") &&
+      !ts
+        .slice(i + 1, i + 3)
+        .some(
+          (x) =>
+            x.clause === ts[i].clause &&
+            (x.word in NAMED_COLOURS ||
+              SKIN_NOUNS.has(x.word) ||
+              COLLAR_CLOTHES.has(x.word) ||
+              SCOOP_CLOTHES.has(x.word) ||
+              EYE_NOUNS.has(x.word)),
+        )
+    ) {
       // "a pale man", "a tanned surfer" (not "pale blue eyes", not "an olive jacket").
       t.skin = [SKIN_WORDS[word], SKIN_WORDS[word]];
     } else if (BEARD_NOUNS.has(word) || word === "goatee") {
@@ -217,9 +262,17 @@ export function parseDescription(description: string): PortraitTraits {
       t.facialHair = "none";
     } else if (GLASSES_NOUNS.has(word)) {
       const mods = word === "bespectacled" ? [] : modifiers(ts, i);
-      const shape = mods.includes("round") || mods.includes("circular") || mods.includes("wire") ? "round"
-        : mods.includes("square") || mods.includes("rectangular") || mods.includes("horn") || mods.includes("thick") ? "square" : null;
-      const frame = mods.includes("tortoiseshell") ? "#6b3f22" : mods.includes("wire") || mods.includes("metal") ? "#8a8d92" : colourOf(mods);
+      const shape =
+        mods.includes("round") || mods.includes("circular") || mods.includes("wire")
+          ? "round"
+          : mods.includes("square") || mods.includes("rectangular") || mods.includes("horn") || mods.includes("thick")
+            ? "square"
+            : null;
+      const frame = mods.includes("tortoiseshell")
+        ? "#6b3f22"
+        : mods.includes("wire") || mods.includes("metal")
+          ? "#8a8d92"
+          : colourOf(mods);
       t.glasses = { shape: t.glasses?.shape ?? shape, frame: t.glasses?.frame ?? frame };
     } else if (COLLAR_CLOTHES.has(word) || SCOOP_CLOTHES.has(word)) {
       const colour = colourOf(modifiers(ts, i));
@@ -230,7 +283,8 @@ export function parseDescription(description: string): PortraitTraits {
       };
     } else if (word in NAMED_COLOURS && ["in", "wearing", "dressed"].includes(ts[i - 1]?.word ?? "") && ts[i - 1].clause === ts[i].clause) {
       // "dressed in green", "in navy": the clothes, unless a noun of another family follows.
-      if (t.clothing.colour === null && !(HAIR_NOUNS.has(next) || EYE_NOUNS.has(next) || GLASSES_NOUNS.has(next))) t.clothing = { ...t.clothing, colour: NAMED_COLOURS[word] };
+      if (t.clothing.colour === null && !(HAIR_NOUNS.has(next) || EYE_NOUNS.has(next) || GLASSES_NOUNS.has(next)))
+        t.clothing = { ...t.clothing, colour: NAMED_COLOURS[word] };
     }
   }
   if (feminine !== masculine) t.gender = feminine > masculine ? "feminine" : "masculine";
@@ -248,4 +302,3 @@ export function parseDescription(description: string): PortraitTraits {
 export function lookFromDescription(description: string, seed: number): FaceLook {
   return lookFromTraits(parseDescription(description), seed);
 }
-

@@ -51,22 +51,58 @@ function geometry(rnd: Rnd, feminine: boolean, age: number): FaceGeometry {
 
 function hairColour(traits: PortraitTraits, u: [number, number], age: number, skin: number): HairColour {
   const named = traits.hairColour;
-  if (named && named.startsWith("#")) return { hair: darken(named, 0.25), light: lighten(named, 0.2) };
+  if (named?.startsWith("#")) return { hair: darken(named, 0.25), light: lighten(named, 0.2) };
   if (named && named in HAIR_COLOURS) return HAIR_COLOURS[named];
-  if (age >= 68) return HAIR_COLOURS[weighted(u[1], [["white", 1], ["grey", 2]])];
-  if (age >= 52 && u[0] < 0.6) return HAIR_COLOURS[weighted(u[1], [["salt and pepper", 2], ["grey", 1]])];
+  if (age >= 68)
+    return HAIR_COLOURS[
+      weighted(u[1], [
+        ["white", 1],
+        ["grey", 2],
+      ])
+    ];
+  if (age >= 52 && u[0] < 0.6)
+    return HAIR_COLOURS[
+      weighted(u[1], [
+        ["salt and pepper", 2],
+        ["grey", 1],
+      ])
+    ];
   return HAIR_COLOURS[
-    weighted(u[1], skin >= 4
-      ? [["black", 6], ["dark brown", 3], ["brown", 1]]
-      : [["black", 2], ["dark brown", 3], ["brown", 3], ["light brown", 2], ["chestnut", 1], ["auburn", 1], ["blonde", 2], ["red", 1]])
+    weighted(
+      u[1],
+      skin >= 4
+        ? [
+            ["black", 6],
+            ["dark brown", 3],
+            ["brown", 1],
+          ]
+        : [
+            ["black", 2],
+            ["dark brown", 3],
+            ["brown", 3],
+            ["light brown", 2],
+            ["chestnut", 1],
+            ["auburn", 1],
+            ["blonde", 2],
+            ["red", 1],
+          ],
+    )
   ];
 }
 
 function hairStyle(traits: PortraitTraits, u: [number, number], feminine: boolean, age: number): HairStyle {
   if (traits.hairStyle) return traits.hairStyle;
-  if (feminine) return weighted(u[1], [["long", 6], ["bun", 3], ["curly", 2]]);
+  if (feminine)
+    return weighted(u[1], [
+      ["long", 6],
+      ["bun", 3],
+      ["curly", 2],
+    ]);
   if (age >= 58 && u[0] < 0.3) return "bald";
-  return weighted(u[1], [["short", 8], ["curly", 2]]);
+  return weighted(u[1], [
+    ["short", 8],
+    ["curly", 2],
+  ]);
 }
 
 export function lookFromTraits(traits: PortraitTraits, seed: number): FaceLook {
@@ -82,9 +118,21 @@ export function lookFromTraits(traits: PortraitTraits, seed: number): FaceLook {
   const tone = SKIN_TONES[skinIndex];
   const hc = hairColour(traits, [u[3], u[4]], age, skinIndex);
   const style = hairStyle(traits, [u[5], u[6]], feminine, age);
-  const eyeName = traits.eyes ?? (skinIndex >= 4
-    ? weighted(u[7], [["dark brown", 3], ["brown", 2], ["hazel", 1]])
-    : weighted(u[7], [["brown", 4], ["blue", 3], ["green", 2], ["hazel", 1], ["grey", 1]]));
+  const eyeName =
+    traits.eyes ??
+    (skinIndex >= 4
+      ? weighted(u[7], [
+          ["dark brown", 3],
+          ["brown", 2],
+          ["hazel", 1],
+        ])
+      : weighted(u[7], [
+          ["brown", 4],
+          ["blue", 3],
+          ["green", 2],
+          ["hazel", 1],
+          ["grey", 1],
+        ]));
   const clothColour = traits.clothing.colour ?? pick(u[8], DEFAULT_CLOTHES);
   const clothStyle = traits.clothing.style ?? (u[9] < (feminine ? 0.3 : 0.6) ? "collar" : "scoop");
   const bg = pick(u[10], BACKGROUNDS);

@@ -9,7 +9,16 @@ export function hexToRgb(hex: string): Rgb {
 }
 
 export function rgbToHex([r, g, b]: Rgb): string {
-  return "#" + [r, g, b].map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0")).join("");
+  return (
+    "#" +
+    [r, g, b]
+      .map((v) =>
+        Math.max(0, Math.min(255, Math.round(v)))
+          .toString(16)
+          .padStart(2, "0"),
+      )
+      .join("")
+  );
 }
 
 /** `a` moved towards `b` by `t` (0..1). */
@@ -77,17 +86,63 @@ export const EYE_COLOURS: Readonly<Record<string, string>> = {
 
 /** Clothing (and dyed hair) colours by name. */
 export const NAMED_COLOURS: Readonly<Record<string, string>> = {
-  red: "#b8312f", crimson: "#a4161a", scarlet: "#c0261f", maroon: "#6d1a2a", burgundy: "#7a1f35", wine: "#722f37",
-  orange: "#d9762b", rust: "#a3471f", terracotta: "#b8593a", coral: "#e07a5f", peach: "#f0b08a", salmon: "#e8907a",
-  yellow: "#e0b53a", mustard: "#c99a2e", gold: "#c9a23a", golden: "#c9a23a",
-  green: "#3f7d4a", emerald: "#2b7a58", olive: "#6b6b32", sage: "#8aa184", forest: "#2e5a36", lime: "#8cc04a", mint: "#9fd6b9",
-  teal: "#2f8589", turquoise: "#2fa7a4", aqua: "#4fc0c0", cyan: "#3aa9c4",
-  blue: "#2f5fa8", navy: "#23314f", cobalt: "#1f4fa0", royal: "#2a4fb0", sky: "#7fb3e0", denim: "#4a6d96", indigo: "#3b3f8f",
-  purple: "#6b3f8f", violet: "#7d4fb0", lavender: "#a899cf", lilac: "#b8a2d0", plum: "#6e3b5e", mauve: "#a6798f",
-  pink: "#e08aa8", magenta: "#b83280", fuchsia: "#c2307f", rose: "#d8788c",
-  white: "#f1f0ec", cream: "#efe6cf", ivory: "#f2ecdc", beige: "#d8c6a6", khaki: "#b5a77a", tan: "#c19a6b", camel: "#b98d5a",
-  brown: "#6f4a30", chocolate: "#4e3222",
-  grey: "#7d8087", charcoal: "#3d4046", silver: "#b8bcc2", black: "#232427",
+  red: "#b8312f",
+  crimson: "#a4161a",
+  scarlet: "#c0261f",
+  maroon: "#6d1a2a",
+  burgundy: "#7a1f35",
+  wine: "#722f37",
+  orange: "#d9762b",
+  rust: "#a3471f",
+  terracotta: "#b8593a",
+  coral: "#e07a5f",
+  peach: "#f0b08a",
+  salmon: "#e8907a",
+  yellow: "#e0b53a",
+  mustard: "#c99a2e",
+  gold: "#c9a23a",
+  golden: "#c9a23a",
+  green: "#3f7d4a",
+  emerald: "#2b7a58",
+  olive: "#6b6b32",
+  sage: "#8aa184",
+  forest: "#2e5a36",
+  lime: "#8cc04a",
+  mint: "#9fd6b9",
+  teal: "#2f8589",
+  turquoise: "#2fa7a4",
+  aqua: "#4fc0c0",
+  cyan: "#3aa9c4",
+  blue: "#2f5fa8",
+  navy: "#23314f",
+  cobalt: "#1f4fa0",
+  royal: "#2a4fb0",
+  sky: "#7fb3e0",
+  denim: "#4a6d96",
+  indigo: "#3b3f8f",
+  purple: "#6b3f8f",
+  violet: "#7d4fb0",
+  lavender: "#a899cf",
+  lilac: "#b8a2d0",
+  plum: "#6e3b5e",
+  mauve: "#a6798f",
+  pink: "#e08aa8",
+  magenta: "#b83280",
+  fuchsia: "#c2307f",
+  rose: "#d8788c",
+  white: "#f1f0ec",
+  cream: "#efe6cf",
+  ivory: "#f2ecdc",
+  beige: "#d8c6a6",
+  khaki: "#b5a77a",
+  tan: "#c19a6b",
+  camel: "#b98d5a",
+  brown: "#6f4a30",
+  chocolate: "#4e3222",
+  grey: "#7d8087",
+  charcoal: "#3d4046",
+  silver: "#b8bcc2",
+  black: "#232427",
 };
 
 /** Soft studio backgrounds: centre and rim of the radial gradient. */

@@ -8,7 +8,9 @@ import { seededRandom } from "../util/seeded-random.ts";
 const ramp = (age: number, from: number, full: number) => Math.max(0, Math.min(1, (age - from) / (full - from)));
 
 function line(d: string, colour: string, opacity: number, width: number): string {
-  return opacity <= 0.01 ? "" : `<path d="${d}" stroke="${colour}" stroke-width="${width}" fill="none" stroke-linecap="round" opacity="${opacity.toFixed(2)}"/>`;
+  return opacity <= 0.01
+    ? ""
+    : `<path d="${d}" stroke="${colour}" stroke-width="${width}" fill="none" stroke-linecap="round" opacity="${opacity.toFixed(2)}"/>`;
 }
 
 export function drawAgeLines(look: FaceLook): string {
@@ -27,7 +29,14 @@ export function drawAgeLines(look: FaceLook): string {
     // Nose to mouth: from beside the nostril wing to beyond the mouth corner.
     const nx = g.cx + s * g.noseW * 0.55;
     const mx = g.cx + s * (g.mouthW / 2 + 7);
-    out.push(line(`M${nx},${g.noseY - g.noseW * 0.1} Q${g.cx + s * (g.mouthW / 2 + 14)},${g.noseY + 0.06 * H} ${mx},${g.mouthY + 0.05 * H}`, c, 0.55 * fold, 2.6));
+    out.push(
+      line(
+        `M${nx},${g.noseY - g.noseW * 0.1} Q${g.cx + s * (g.mouthW / 2 + 14)},${g.noseY + 0.06 * H} ${mx},${g.mouthY + 0.05 * H}`,
+        c,
+        0.55 * fold,
+        2.6,
+      ),
+    );
     // Eye corners: three short lines fanning out.
     const ex = g.cx + s * (g.eyeDx + g.eyeW / 2 + 5);
     for (const k of [-1, 0, 1]) {
@@ -35,7 +44,14 @@ export function drawAgeLines(look: FaceLook): string {
     }
     // Under the eyes.
     const ux = g.cx + s * g.eyeDx;
-    out.push(line(`M${ux - g.eyeW * 0.38},${g.eyeY + g.eyeH * 0.85} Q${ux},${g.eyeY + g.eyeH * 1.45} ${ux + g.eyeW * 0.38},${g.eyeY + g.eyeH * 0.85}`, c, 0.45 * bags, 1.8));
+    out.push(
+      line(
+        `M${ux - g.eyeW * 0.38},${g.eyeY + g.eyeH * 0.85} Q${ux},${g.eyeY + g.eyeH * 1.45} ${ux + g.eyeW * 0.38},${g.eyeY + g.eyeH * 0.85}`,
+        c,
+        0.45 * bags,
+        1.8,
+      ),
+    );
   }
   // Forehead: two or three shallow arcs above the brows.
   const rows = age >= 60 ? 3 : 2;
@@ -58,7 +74,9 @@ export function drawFreckles(look: FaceLook): string {
     const x = g.cx + s * (4 + rnd() * 0.34 * g.faceW);
     const y = g.eyeY + 0.09 * H + rnd() * 0.12 * H - Math.abs(x - g.cx) * 0.05;
     const r = 1 + rnd() * 1.3;
-    dots.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r.toFixed(2)}" fill="${look.skinShade}" opacity="${(0.45 + rnd() * 0.3).toFixed(2)}"/>`);
+    dots.push(
+      `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r.toFixed(2)}" fill="${look.skinShade}" opacity="${(0.45 + rnd() * 0.3).toFixed(2)}"/>`,
+    );
   }
   return `<g clip-path="url(#faceClip)">${dots.join("")}</g>`;
 }

@@ -9,12 +9,33 @@ import { mirror, smoothPath, type Pt } from "./svg-kit.ts";
 export function drawBody(look: FaceLook): string {
   const g = look.geo;
   const n = g.neckW / 2;
-  const neck = smoothPath([
-    [g.cx - n, g.mouthY], [g.cx - n * 1.02, g.chin + 30], [g.cx - n * 1.25, 470], [g.cx + n * 1.25, 470],
-    [g.cx + n * 1.02, g.chin + 30], [g.cx + n, g.mouthY],
-  ], true, 0.5);
-  const shoulder: Pt[] = [[-30, 540], [-30, 478], [40, 446], [g.cx - n - 38, 426], [g.cx - n - 6, 420]];
-  const dip: Pt[] = look.clothStyle === "scoop" ? [[g.cx, 468]] : [[g.cx - 16, 440], [g.cx, 462], [g.cx + 16, 440]];
+  const neck = smoothPath(
+    [
+      [g.cx - n, g.mouthY],
+      [g.cx - n * 1.02, g.chin + 30],
+      [g.cx - n * 1.25, 470],
+      [g.cx + n * 1.25, 470],
+      [g.cx + n * 1.02, g.chin + 30],
+      [g.cx + n, g.mouthY],
+    ],
+    true,
+    0.5,
+  );
+  const shoulder: Pt[] = [
+    [-30, 540],
+    [-30, 478],
+    [40, 446],
+    [g.cx - n - 38, 426],
+    [g.cx - n - 6, 420],
+  ];
+  const dip: Pt[] =
+    look.clothStyle === "scoop"
+      ? [[g.cx, 468]]
+      : [
+          [g.cx - 16, 440],
+          [g.cx, 462],
+          [g.cx + 16, 440],
+        ];
   const torso = smoothPath([...shoulder, ...dip, ...mirror(shoulder, g.cx)], true, 0.7);
   const deep = darken(mix(look.skin, look.skinShade, 0.8), 0.15);
   const neckForm = `<clipPath id="neckClip"><path d="${neck}"/></clipPath>
@@ -25,12 +46,32 @@ ${[-1, 1].map((s) => `<path d="M${g.cx + s * n * 0.75},${g.chin + 8} Q${g.cx + s
 <ellipse cx="${g.cx}" cy="458" rx="${n * 0.22}" ry="10" fill="${deep}" opacity="0.35" filter="${blur(3)}"/>
 </g>`;
   // Collarbones show above a scoop neckline: a lit ridge with shade under it, each side.
-  const collarbones = look.clothStyle !== "scoop" ? "" : [-1, 1].map((s) =>
-    `<path d="M${g.cx + s * 14},452 Q${g.cx + s * (n + 10)},444 ${g.cx + s * (n + 40)},432" stroke="${lighten(look.skin, 0.2)}" stroke-width="3" fill="none" opacity="0.35" filter="${blur(2)}"/>
-<path d="M${g.cx + s * 14},457 Q${g.cx + s * (n + 10)},449 ${g.cx + s * (n + 40)},438" stroke="${deep}" stroke-width="3" fill="none" opacity="0.3" filter="${blur(2)}"/>`).join("");
-  const chest = look.clothStyle === "scoop"
-    ? `<path d="${smoothPath([[g.cx - n - 40, 424], [g.cx - n - 6, 421], [g.cx, 470], [g.cx + n + 6, 421], [g.cx + n + 40, 424], [g.cx + n + 40, 520], [g.cx - n - 40, 520]], true, 0.5)}" fill="url(#skin)"/>`
-    : "";
+  const collarbones =
+    look.clothStyle !== "scoop"
+      ? ""
+      : [-1, 1]
+          .map(
+            (s) =>
+              `<path d="M${g.cx + s * 14},452 Q${g.cx + s * (n + 10)},444 ${g.cx + s * (n + 40)},432" stroke="${lighten(look.skin, 0.2)}" stroke-width="3" fill="none" opacity="0.35" filter="${blur(2)}"/>
+<path d="M${g.cx + s * 14},457 Q${g.cx + s * (n + 10)},449 ${g.cx + s * (n + 40)},438" stroke="${deep}" stroke-width="3" fill="none" opacity="0.3" filter="${blur(2)}"/>`,
+          )
+          .join("");
+  const chest =
+    look.clothStyle === "scoop"
+      ? `<path d="${smoothPath(
+          [
+            [g.cx - n - 40, 424],
+            [g.cx - n - 6, 421],
+            [g.cx, 470],
+            [g.cx + n + 6, 421],
+            [g.cx + n + 40, 424],
+            [g.cx + n + 40, 520],
+            [g.cx - n - 40, 520],
+          ],
+          true,
+          0.5,
+        )}" fill="url(#skin)"/>`
+      : "";
   return `<path d="${neck}" fill="url(#skin)"/>${chest}
 ${neckForm}${collarbones}
 <clipPath id="torsoClip"><path d="${torso}"/></clipPath>
@@ -63,13 +104,33 @@ function collar(look: FaceLook, n: number): string {
   const g = look.geo;
   if (look.clothStyle !== "collar") {
     // A scoop neckline: a rolled hem, lit on top.
-    const hem = smoothPath([[g.cx - n - 6, 421], [g.cx, 470], [g.cx + n + 6, 421]], false);
+    const hem = smoothPath(
+      [
+        [g.cx - n - 6, 421],
+        [g.cx, 470],
+        [g.cx + n + 6, 421],
+      ],
+      false,
+    );
     return `<path d="${hem}" stroke="${darken(look.clothShade, 0.2)}" stroke-width="6" fill="none" filter="${blur(1)}"/>
 <path d="${hem}" stroke="${lighten(look.cloth, 0.25)}" stroke-width="2" fill="none" opacity="0.5" transform="translate(0 2)"/>`;
   }
   const flap = (s: number) =>
-    smoothPath([[g.cx - s * (n + 12), 416], [g.cx - s * 5, 460], [g.cx - s * 30, 482], [g.cx - s * (n + 34), 444]], true, 0.3);
-  return [1, -1].map((s) => `<path d="${flap(s)}" fill="#000" opacity="0.3" filter="${blur(3)}" transform="translate(${-s * 2} 4)"/>
+    smoothPath(
+      [
+        [g.cx - s * (n + 12), 416],
+        [g.cx - s * 5, 460],
+        [g.cx - s * 30, 482],
+        [g.cx - s * (n + 34), 444],
+      ],
+      true,
+      0.3,
+    );
+  return [1, -1]
+    .map(
+      (s) => `<path d="${flap(s)}" fill="#000" opacity="0.3" filter="${blur(3)}" transform="translate(${-s * 2} 4)"/>
 <path d="${flap(s)}" fill="${s > 0 ? lighten(look.cloth, 0.12) : look.cloth}"/>
-<path d="${flap(s)}" fill="none" stroke="${look.clothShade}" stroke-width="1.5" opacity="0.7"/>`).join("\n");
+<path d="${flap(s)}" fill="none" stroke="${look.clothShade}" stroke-width="1.5" opacity="0.7"/>`,
+    )
+    .join("\n");
 }

@@ -43,17 +43,21 @@ export function drawEye(look: FaceLook, ex: number, side: number): string {
     const a = (i / 28) * Math.PI * 2 + rnd() * 0.15;
     const [c, s] = [Math.cos(a), Math.sin(a)];
     const colour = i % 2 ? lighten(look.iris, 0.35) : darken(look.iris, 0.4);
-    fibres.push(`<path d="M${f(ex + c * ir * 0.5)},${f(iy + s * ir * 0.5)} L${f(ex + c * ir * 0.93)},${f(iy + s * ir * 0.93)}" stroke="${colour}" stroke-width="${f(ir * 0.07)}" opacity="0.35"/>`);
+    fibres.push(
+      `<path d="M${f(ex + c * ir * 0.5)},${f(iy + s * ir * 0.5)} L${f(ex + c * ir * 0.93)},${f(iy + s * ir * 0.93)}" stroke="${colour}" stroke-width="${f(ir * 0.07)}" opacity="0.35"/>`,
+    );
   }
   // Lashes: short curved strokes from the upper lid, longer and denser towards the outer corner.
   const lashes: string[] = [];
   const long = look.lashFlick ?? look.hairStyle !== "short";
   for (let i = 0; i < 8; i++) {
     const t = 0.45 + (i / 7) * 0.55;
-    const x = ex - side * w / 2 + side * t * w;
+    const x = ex - (side * w) / 2 + side * t * w;
     const yLid = upperPeak + (Math.abs(x - ex) / (w / 2)) ** 2 * (ey - upperPeak) * 0.9;
     const len = h * (long ? 0.06 + 0.2 * t : 0.04 + 0.08 * t);
-    lashes.push(`<path d="M${f(x)},${f(yLid)} q${f(side * len * 0.05)},${f(-len * 0.6)} ${f(side * len * (0.3 + 0.4 * t))},${f(-len * 0.9)}" stroke="${look.lash}" stroke-width="${f(h * 0.055)}" fill="none" stroke-linecap="round" opacity="0.7"/>`);
+    lashes.push(
+      `<path d="M${f(x)},${f(yLid)} q${f(side * len * 0.05)},${f(-len * 0.6)} ${f(side * len * (0.3 + 0.4 * t))},${f(-len * 0.9)}" stroke="${look.lash}" stroke-width="${f(h * 0.055)}" fill="none" stroke-linecap="round" opacity="0.7"/>`,
+    );
   }
   const crease = arc(l[0] + side * w * 0.04, l[1] - h * 0.25, r[0] - side * w * 0.04, r[1] - h * 0.3, upperPeak - h * 0.42, skew);
   const shade = look.skinShade;
@@ -98,9 +102,10 @@ export function drawBrow(look: FaceLook, bx: number, side: number): string {
   const centre = (u: number): [number, number, number] => {
     const x = innerX + side * u * bw;
     const archU = 0.62;
-    const y = u < archU
-      ? by + inner * (1 - u / archU) + lift * (u / archU) - t * 0.25 * (u / archU)
-      : by - t * 0.25 + lift + (t * 0.55 - lift * 0.5) * ((u - archU) / (1 - archU));
+    const y =
+      u < archU
+        ? by + inner * (1 - u / archU) + lift * (u / archU) - t * 0.25 * (u / archU)
+        : by - t * 0.25 + lift + (t * 0.55 - lift * 0.5) * ((u - archU) / (1 - archU));
     return [x, y, t * (1.1 - 0.75 * u)];
   };
   const rnd = seededRandom((look.detailSeed ?? 1) * 53 + (side < 0 ? 3 : 4));
@@ -113,7 +118,9 @@ export function drawBrow(look: FaceLook, bx: number, side: number): string {
     const ang = (75 - 65 * Math.min(1, u * 1.6)) * (Math.PI / 180);
     const len = t * (0.9 + rnd() * 0.8);
     const colour = rnd() < 0.3 ? lighten(look.brow, 0.2) : look.brow;
-    hairs.push(`<path d="M${f(x)},${f(y0 + len * 0.3)} q${f(side * Math.cos(ang) * len * 0.4)},${f(-Math.sin(ang) * len * 0.6)} ${f(side * Math.cos(ang) * len)},${f(-Math.sin(ang) * len * 0.7)}" stroke="${colour}" stroke-width="${f(Math.max(0.8, t * 0.13))}" fill="none" stroke-linecap="round" opacity="0.7"/>`);
+    hairs.push(
+      `<path d="M${f(x)},${f(y0 + len * 0.3)} q${f(side * Math.cos(ang) * len * 0.4)},${f(-Math.sin(ang) * len * 0.6)} ${f(side * Math.cos(ang) * len)},${f(-Math.sin(ang) * len * 0.7)}" stroke="${colour}" stroke-width="${f(Math.max(0.8, t * 0.13))}" fill="none" stroke-linecap="round" opacity="0.7"/>`,
+    );
   }
   return `<path d="${smoothPath(pts, true, 0.85)}" fill="${look.brow}" opacity="0.6" filter="${blur(1)}"/>${hairs.join("")}`;
 }

@@ -21,10 +21,23 @@ import { hairDefs } from "./svg-strands.ts";
 export const CANVAS = 512;
 
 export interface FaceGeometry {
-  cx: number; hairline: number; chin: number; faceW: number; jawW: number;
-  eyeY: number; eyeDx: number; eyeW: number; eyeH: number;
-  browY: number; browW: number; browT: number;
-  noseY: number; noseW: number; mouthY: number; mouthW: number; neckW: number;
+  cx: number;
+  hairline: number;
+  chin: number;
+  faceW: number;
+  jawW: number;
+  eyeY: number;
+  eyeDx: number;
+  eyeW: number;
+  eyeH: number;
+  browY: number;
+  browW: number;
+  browT: number;
+  noseY: number;
+  noseW: number;
+  mouthY: number;
+  mouthW: number;
+  neckW: number;
 }
 
 export type HairStyle = "long" | "short" | "bun" | "curly" | "bald";
@@ -48,11 +61,20 @@ export interface FaceLook {
   id: string;
   label: string;
   bg: [string, string];
-  skin: string; skinShade: string; blush: string;
-  hair: string; hairLight: string; hairStyle: HairStyle;
-  iris: string; brow: string; lash: string;
-  lipUpper: string; lipLower: string;
-  cloth: string; clothShade: string; clothStyle: "scoop" | "collar";
+  skin: string;
+  skinShade: string;
+  blush: string;
+  hair: string;
+  hairLight: string;
+  hairStyle: HairStyle;
+  iris: string;
+  brow: string;
+  lash: string;
+  lipUpper: string;
+  lipLower: string;
+  cloth: string;
+  clothShade: string;
+  clothStyle: "scoop" | "collar";
   stubble?: string;
   /** The flick at the outer corner of the upper lash line; default: every hair style but `short`. */
   lashFlick?: boolean;
@@ -87,9 +109,17 @@ function cheeks(look: FaceLook): string {
   const g = look.geo;
   const H = g.chin - g.hairline;
   const blush = [-1, 1]
-    .map((s) => `<ellipse cx="${g.cx + s * 0.3 * g.faceW}" cy="${g.eyeY + 0.17 * H}" rx="${0.13 * g.faceW}" ry="${0.07 * H}" fill="url(#blush)"/>`)
+    .map(
+      (s) =>
+        `<ellipse cx="${g.cx + s * 0.3 * g.faceW}" cy="${g.eyeY + 0.17 * H}" rx="${0.13 * g.faceW}" ry="${0.07 * H}" fill="url(#blush)"/>`,
+    )
     .join("");
-  return blush + (look.stubble ? beard(look, H) : "") + (look.freckles ? drawFreckles(look) : "") + (look.age !== undefined ? drawAgeLines(look) : "");
+  return (
+    blush +
+    (look.stubble ? beard(look, H) : "") +
+    (look.freckles ? drawFreckles(look) : "") +
+    (look.age !== undefined ? drawAgeLines(look) : "")
+  );
 }
 
 /** A short beard and moustache: along the jaw, round the chin, over the upper lip. */
@@ -97,35 +127,85 @@ function beard(look: FaceLook, H: number): string {
   const g = look.geo;
   const W = g.faceW;
   const left: Pt[] = [
-    [g.cx - 0.52 * W, g.eyeY + 0.02 * H], [g.cx - 0.5 * W, g.mouthY - 0.06 * H], [g.cx - g.jawW * 0.52, g.mouthY + 0.12 * H],
+    [g.cx - 0.52 * W, g.eyeY + 0.02 * H],
+    [g.cx - 0.5 * W, g.mouthY - 0.06 * H],
+    [g.cx - g.jawW * 0.52, g.mouthY + 0.12 * H],
     [g.cx - 0.16 * W, g.chin + 0.01 * H],
   ];
   const innerRight: Pt[] = [
-    [g.cx + 0.43 * W, g.eyeY + 0.1 * H], [g.cx + 0.36 * W, g.mouthY - 0.05 * H], [g.cx + 0.22 * W, g.noseY + 0.05 * H],
+    [g.cx + 0.43 * W, g.eyeY + 0.1 * H],
+    [g.cx + 0.36 * W, g.mouthY - 0.05 * H],
+    [g.cx + 0.22 * W, g.noseY + 0.05 * H],
     [g.cx + 0.07 * W, g.noseY + 0.045 * H],
   ];
-  const outline = smoothPath([
-    ...left, [g.cx, g.chin + 0.015 * H], ...mirror(left, g.cx), ...innerRight, [g.cx, g.noseY + 0.06 * H],
-    ...mirror(innerRight, g.cx),
-  ], true, 0.8);
+  const outline = smoothPath(
+    [...left, [g.cx, g.chin + 0.015 * H], ...mirror(left, g.cx), ...innerRight, [g.cx, g.noseY + 0.06 * H], ...mirror(innerRight, g.cx)],
+    true,
+    0.8,
+  );
   // A faint shadow of the hair under the skin, and the dots of the hairs themselves.
   return `<g clip-path="url(#faceClip)"><path d="${outline}" fill="${look.stubble}" opacity="0.18" filter="url(#blur6)"/>
 <path d="${outline}" fill="${look.stubble}" opacity="0.6" filter="url(#stubbleTex)"/></g>`;
 }
-
 
 export function drawFaceSvg(look: FaceLook): string {
   resetSoftIds();
   const g = look.geo;
   const outline = smoothPath(faceOutline(g));
   const defs = [
-    radial("bg", [[0, look.bg[0]], [1, look.bg[1]]], 0.4, 0.35, 0.8),
+    radial(
+      "bg",
+      [
+        [0, look.bg[0]],
+        [1, look.bg[1]],
+      ],
+      0.4,
+      0.35,
+      0.8,
+    ),
     // Lit from the image-left above: the skin's lightest point sits left of centre.
-    radial("skin", [[0, lighten(look.skin, 0.08)], [0.55, look.skin], [0.85, mix(look.skin, look.skinShade, 0.6)], [1, look.skinShade]], 0.42, 0.38, 0.68),
-    radial("sclera", [[0, "#f7f2ee"], [0.55, "#ebe3de"], [1, "#b9a9a2"]], 0.5, 0.5, 0.5),
-    radial("blush", [[0, look.blush, 0.4], [1, look.blush, 0]]),
-    linear("cloth", [[0, lighten(look.cloth, 0.06)], [1, look.clothShade]]),
-    linear("hairGrad", [[0, look.hairLight], [0.65, look.hair]], 0, 0, 0.45, 1),
+    radial(
+      "skin",
+      [
+        [0, lighten(look.skin, 0.08)],
+        [0.55, look.skin],
+        [0.85, mix(look.skin, look.skinShade, 0.6)],
+        [1, look.skinShade],
+      ],
+      0.42,
+      0.38,
+      0.68,
+    ),
+    radial(
+      "sclera",
+      [
+        [0, "#f7f2ee"],
+        [0.55, "#ebe3de"],
+        [1, "#b9a9a2"],
+      ],
+      0.5,
+      0.5,
+      0.5,
+    ),
+    radial("blush", [
+      [0, look.blush, 0.4],
+      [1, look.blush, 0],
+    ]),
+    linear("cloth", [
+      [0, lighten(look.cloth, 0.06)],
+      [1, look.clothShade],
+    ]),
+    linear(
+      "hairGrad",
+      [
+        [0, look.hairLight],
+        [0.65, look.hair],
+      ],
+      0,
+      0,
+      0.45,
+      1,
+    ),
     finishDefs(look.detailSeed),
     noiseTiles({ skin: darken(look.skinShade, 0.2), hair: darken(look.hair, 0.5), cloth: darken(look.clothShade, 0.3) }),
     irisDefs(look),

@@ -19,7 +19,6 @@ const MOOD_SHAPES: Record<Mood, { lid: number; lowerLid: number; brow: number; b
 
 export const moodShape = (look: FaceLook) => MOOD_SHAPES[look.mood ?? "neutral"];
 
-
 /** Lip gradient defs for a look (one per drawing). */
 export function lipDefs(look: FaceLook): string {
   const { mouthY: my, mouthW: mw } = look.geo;
@@ -41,25 +40,46 @@ export function drawMouth(look: FaceLook): string {
   const lift = mood.corner * mw;
   const cy = my - lift;
   const seamBack = arcTo(R, cy, L, cy, my + 0.6);
-  const upperEdge = smoothPath([
-    [L, cy], [cx - mw * 0.3, my - ul * 0.62 - lift * 0.55], [cx - mw * 0.12, my - ul - lift * 0.12], [cx, my - ul * 0.74],
-    [cx + mw * 0.12, my - ul - lift * 0.12], [cx + mw * 0.3, my - ul * 0.62 - lift * 0.55], [R, cy],
-  ], false, 0.9);
+  const upperEdge = smoothPath(
+    [
+      [L, cy],
+      [cx - mw * 0.3, my - ul * 0.62 - lift * 0.55],
+      [cx - mw * 0.12, my - ul - lift * 0.12],
+      [cx, my - ul * 0.74],
+      [cx + mw * 0.12, my - ul - lift * 0.12],
+      [cx + mw * 0.3, my - ul * 0.62 - lift * 0.55],
+      [R, cy],
+    ],
+    false,
+    0.9,
+  );
   const upper = upperEdge + seamBack + " Z";
   const lower = arc(L, cy, R, cy, my + 0.6) + arcTo(R, cy, L, cy, my + ll * 1.05) + " Z";
   const seam = arc(L - 1, cy - 0.3, R + 1, cy - 0.3, my + 0.8);
   const shade = look.skinShade;
   const deep = darken(look.lipUpper, 0.6);
-  const corners = [L, R].map((x) => `<ellipse cx="${x}" cy="${cy}" rx="3.2" ry="2.4" fill="${deep}" opacity="0.5" filter="${blur(2)}"/>`).join("");
+  const corners = [L, R]
+    .map((x) => `<ellipse cx="${x}" cy="${cy}" rx="3.2" ry="2.4" fill="${deep}" opacity="0.5" filter="${blur(2)}"/>`)
+    .join("");
   // A smile folds the cheeks beside the corners.
-  const creases = lift > 1
-    ? [-1, 1].map((s) => `<path d="M${cx + s * (mw / 2 + 3)},${cy - lift * 0.9} q${s * lift * 0.7},${lift * 0.9} ${s * lift * 0.1},${lift * 2}" stroke="${darken(shade, 0.1)}" stroke-width="2.4" fill="none" stroke-linecap="round" opacity="0.55" filter="${blur(1)}"/>`).join("")
-    : "";
+  const creases =
+    lift > 1
+      ? [-1, 1]
+          .map(
+            (s) =>
+              `<path d="M${cx + s * (mw / 2 + 3)},${cy - lift * 0.9} q${s * lift * 0.7},${lift * 0.9} ${s * lift * 0.1},${lift * 2}" stroke="${darken(shade, 0.1)}" stroke-width="2.4" fill="none" stroke-linecap="round" opacity="0.55" filter="${blur(1)}"/>`,
+          )
+          .join("")
+      : "";
   // The philtrum: a shallow groove from the nose to the cupid's bow between two lit ridges.
   const pTop = noseY + noseW * 0.3;
   const pBot = my - ul * 0.95;
-  const ridges = [-1, 1].map((s) =>
-    `<path d="M${cx + s * mw * 0.06},${pTop} L${cx + s * mw * 0.11},${pBot}" stroke="${lighten(look.skin, 0.3)}" stroke-width="2.2" fill="none" opacity="${s < 0 ? 0.35 : 0.18}" filter="${blur(1)}"/>`).join("");
+  const ridges = [-1, 1]
+    .map(
+      (s) =>
+        `<path d="M${cx + s * mw * 0.06},${pTop} L${cx + s * mw * 0.11},${pBot}" stroke="${lighten(look.skin, 0.3)}" stroke-width="2.2" fill="none" opacity="${s < 0 ? 0.35 : 0.18}" filter="${blur(1)}"/>`,
+    )
+    .join("");
   return `<path d="M${cx},${pTop} L${cx},${pBot}" stroke="${shade}" stroke-width="${mw * 0.09}" fill="none" opacity="0.35" filter="${blur(2)}"/>${ridges}
 <ellipse cx="${cx}" cy="${my + ll * 1.4}" rx="${mw * 0.26}" ry="${ll * 0.38}" fill="${darken(shade, 0.2)}" opacity="0.5" filter="${blur(3)}"/>
 <path d="${upperEdge}" stroke="${lighten(look.skin, 0.35)}" stroke-width="2" fill="none" opacity="0.45" filter="${blur(1)}" transform="translate(0 -1.2)"/>

@@ -14,9 +14,11 @@ export function blur(n: number): string {
 /** Noise shown through the painted shape's own alpha: keeps its colour, adds grain inside it. */
 function noiseFilter(id: string, freq: string, octaves: number, alpha: [number, number], seed: number, soften = 0): string {
   const src = soften > 0 ? `<feGaussianBlur in="SourceGraphic" stdDeviation="${soften}" result="src"/>` : "";
-  return `<filter id="${id}" x="-10%" y="-10%" width="120%" height="120%">${src}<feTurbulence type="fractalNoise" baseFrequency="${freq}" numOctaves="${octaves}" seed="${seed}" stitchTiles="stitch" result="noise"/>` +
+  return (
+    `<filter id="${id}" x="-10%" y="-10%" width="120%" height="120%">${src}<feTurbulence type="fractalNoise" baseFrequency="${freq}" numOctaves="${octaves}" seed="${seed}" stitchTiles="stitch" result="noise"/>` +
     `<feColorMatrix in="noise" type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  ${alpha[0]} 0 0 0 ${alpha[1]}" result="dots"/>` +
-    `<feComposite in="${soften > 0 ? "src" : "SourceGraphic"}" in2="dots" operator="in"/></filter>`;
+    `<feComposite in="${soften > 0 ? "src" : "SourceGraphic"}" in2="dots" operator="in"/></filter>`
+  );
 }
 
 const TILE = 128;
@@ -43,7 +45,9 @@ export function noiseTiles(colours: { skin: string; hair: string; cloth: string 
 export function finishDefs(seed = 1): string {
   const s = Math.floor(seededRandom(seed * 131 + 17)() * 1000);
   return [
-    ...BLURS.map((b) => `<filter id="blur${b}" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="${b}"/></filter>`),
+    ...BLURS.map(
+      (b) => `<filter id="blur${b}" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="${b}"/></filter>`,
+    ),
     // Fine grain over the whole picture: what tells a photograph from a vector fill.
     noiseFilter("grain", "0.9", 1, [2.2, -0.95], s),
     // Pores and unevenness: larger, softer blotches at low strength.
@@ -68,8 +72,15 @@ export function softBlob(cx: number, cy: number, rx: number, ry: number, colour:
   const core = Math.max(0, Math.min(rx / Rx, ry / Ry) - 0.35 * (feather / Math.max(Rx, Ry)));
   const id = `soft${(softIds = (softIds + 1) % 1e6)}`;
   const f = (n: number) => n.toFixed(1);
-  const stops = [[0, 1], [core, 1], [core + (1 - core) * 0.5, 0.45], [core + (1 - core) * 0.78, 0.12], [1, 0]]
-    .map(([o, a]) => `<stop offset="${o.toFixed(3)}" stop-color="${colour}" stop-opacity="${a}"/>`).join("");
+  const stops = [
+    [0, 1],
+    [core, 1],
+    [core + (1 - core) * 0.5, 0.45],
+    [core + (1 - core) * 0.78, 0.12],
+    [1, 0],
+  ]
+    .map(([o, a]) => `<stop offset="${o.toFixed(3)}" stop-color="${colour}" stop-opacity="${a}"/>`)
+    .join("");
   return `<radialGradient id="${id}">${stops}</radialGradient><ellipse cx="${f(cx)}" cy="${f(cy)}" rx="${f(Rx)}" ry="${f(Ry)}" fill="url(#${id})" opacity="${opacity}"/>`;
 }
 

@@ -11,7 +11,10 @@ export function smoothPath(pts: Pt[], closed = true, tension = 1): string {
   let d = `M${f(pts[0][0])},${f(pts[0][1])}`;
   const last = closed ? n : n - 1;
   for (let i = 0; i < last; i++) {
-    const p0 = get(i - 1), p1 = get(i), p2 = get(i + 1), p3 = get(i + 2);
+    const p0 = get(i - 1),
+      p1 = get(i),
+      p2 = get(i + 1),
+      p3 = get(i + 2);
     const k = tension / 6;
     const c1: Pt = [p1[0] + (p2[0] - p0[0]) * k, p1[1] + (p2[1] - p0[1]) * k];
     const c2: Pt = [p2[0] - (p3[0] - p1[0]) * k, p2[1] - (p3[1] - p1[1]) * k];
@@ -34,9 +37,7 @@ export function linear(id: string, stops: [number, string, number?][], x1 = 0, y
 }
 
 function stopsSvg(stops: [number, string, number?][]): string {
-  return stops
-    .map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}"${a === undefined ? "" : ` stop-opacity="${a}"`}/>`)
-    .join("");
+  return stops.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}"${a === undefined ? "" : ` stop-opacity="${a}"`}/>`).join("");
 }
 
 /** A cubic through (x0,y0) .. (x1,y1) whose middle reaches `peak` (y) at mid-x. */

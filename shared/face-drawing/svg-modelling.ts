@@ -38,7 +38,15 @@ export function drawFaceModelling(look: FaceLook): string {
       [g.cx + s * g.eyeDx, g.eyeY - g.eyeH * 0.25, g.eyeW * 0.78, g.eyeH * 1.15, s > 0 ? deep : shade, s > 0 ? 0.42 : 0.32, 6],
       [g.cx + s * (g.eyeDx - g.eyeW * 0.62), g.eyeY - g.eyeH * 0.1, g.eyeW * 0.16, g.eyeH * 0.75, deep, 0.4, 5],
       // Brow bone, under the brow's outer half.
-      [g.cx + s * (g.eyeDx + g.eyeW * 0.12), (g.browY + g.eyeY) / 2 - g.eyeH * 0.15, g.eyeW * 0.4, g.eyeH * 0.28, hl, s < 0 ? 0.16 : 0.07, 5],
+      [
+        g.cx + s * (g.eyeDx + g.eyeW * 0.12),
+        (g.browY + g.eyeY) / 2 - g.eyeH * 0.15,
+        g.eyeW * 0.4,
+        g.eyeH * 0.28,
+        hl,
+        s < 0 ? 0.16 : 0.07,
+        5,
+      ],
     ]),
     // Cheekbones catch the light; the hollows under them do not.
     [g.cx - 0.28 * W, g.eyeY + 0.13 * H, 0.13 * W, 0.06 * H, hl, 0.16, 9],
@@ -75,9 +83,11 @@ export function drawNose(look: FaceLook): string {
   const wing = (s: number) => {
     const x = cx + s * nw * 0.36;
     // The groove round the wing: a soft crescent of shade, darker at its foot.
-    return blob([x, ny - nw * 0.02, nw * 0.15, nw * 0.2, s > 0 ? deep : shade, s > 0 ? 0.55 : 0.4, 3]) +
+    return (
+      blob([x, ny - nw * 0.02, nw * 0.15, nw * 0.2, s > 0 ? deep : shade, s > 0 ? 0.55 : 0.4, 3]) +
       `<path d="M${x + s * nw * 0.06},${ny - nw * 0.24} Q${x + s * nw * 0.2},${ny} ${x - s * nw * 0.02},${ny + nw * 0.14}" stroke="${deep}" stroke-width="1.8" fill="none" opacity="0.45" filter="${blur(1)}"/>` +
-      blob([x - s * nw * 0.03, ny - nw * 0.1, nw * 0.07, nw * 0.06, "#ffffff", s < 0 ? 0.22 : 0.1, 2]);
+      blob([x - s * nw * 0.03, ny - nw * 0.1, nw * 0.07, nw * 0.06, "#ffffff", s < 0 ? 0.22 : 0.1, 2])
+    );
   };
   const nostril = (s: number) =>
     `<ellipse cx="${cx + s * nw * 0.17}" cy="${ny + nw * 0.1}" rx="${nw * 0.09}" ry="${nw * 0.04}" transform="rotate(${s * 18} ${cx + s * nw * 0.17} ${ny + nw * 0.1})" fill="${darken(shade, 0.5)}" opacity="0.6" filter="${blur(1)}"/>`;
@@ -88,7 +98,10 @@ export function drawNose(look: FaceLook): string {
     // Under the tip, and the shadow the nose casts on the upper lip.
     blob([cx, ny + nw * 0.13, nw * 0.3, nw * 0.1, deep, 0.45, 3]),
     blob([cx + nw * 0.08, ny + nw * 0.36, nw * 0.34, nw * 0.09, shade, 0.4, 5]),
-    wing(-1), wing(1), nostril(-1), nostril(1),
+    wing(-1),
+    wing(1),
+    nostril(-1),
+    nostril(1),
     blob([cx, ny - nw * 0.05, nw * 0.22, nw * 0.18, look.blush, 0.12, 3]),
     // The tip: a rounded highlight, brightest a little to the lit side.
     blob([cx - nw * 0.02, ny - nw * 0.1, nw * 0.17, nw * 0.13, lighten(look.skin, 0.3), 0.45, 3]),
@@ -101,14 +114,16 @@ export function drawEars(look: FaceLook): string {
   const g = look.geo;
   const H = g.chin - g.hairline;
   const deep = darken(look.skinShade, 0.2);
-  return [-1, 1].map((s) => {
-    const x = g.cx + s * 0.475 * g.faceW;
-    const y = g.eyeY + 0.07 * H;
-    const rx = 0.06 * g.faceW;
-    const ry = 0.11 * H;
-    return `<ellipse cx="${x}" cy="${y}" rx="${rx}" ry="${ry}" fill="${s > 0 ? mix(look.skin, look.skinShade, 0.5) : look.skin}"/>
+  return [-1, 1]
+    .map((s) => {
+      const x = g.cx + s * 0.475 * g.faceW;
+      const y = g.eyeY + 0.07 * H;
+      const rx = 0.06 * g.faceW;
+      const ry = 0.11 * H;
+      return `<ellipse cx="${x}" cy="${y}" rx="${rx}" ry="${ry}" fill="${s > 0 ? mix(look.skin, look.skinShade, 0.5) : look.skin}"/>
 <ellipse cx="${x + s * 2}" cy="${y + ry * 0.05}" rx="${rx * 0.55}" ry="${ry * 0.62}" fill="${deep}" opacity="0.55" filter="${blur(3)}"/>
 <path d="M${x - s * rx * 0.2},${y - ry * 0.8} Q${x + s * rx * 0.9},${y - ry * 0.7} ${x + s * rx * 0.7},${y + ry * 0.2}" stroke="${lighten(look.skin, 0.25)}" stroke-width="2.5" fill="none" opacity="0.5" filter="${blur(1)}"/>
 <ellipse cx="${x}" cy="${y + ry * 0.78}" rx="${rx * 0.5}" ry="${ry * 0.22}" fill="${look.blush}" opacity="0.25" filter="${blur(3)}"/>`;
-  }).join("\n");
+    })
+    .join("\n");
 }

@@ -34,10 +34,15 @@ export function strandField(look: FaceLook, rnd: () => number, a: Curve, b: Curv
       return [q[0] + (rnd() - 0.5) * j * (k === 0 ? 0.5 : 1.5), q[1] + (rnd() - 0.5) * j] as Pt;
     });
     const kind = rnd();
-    const [colour, opacity, width] = kind < 0.45
-      ? [light, 0.18 + rnd() * 0.25, w]
-      : kind < 0.8 ? [dark, 0.25 + rnd() * 0.25, w * 1.3] : [look.hairLight, 0.35 + rnd() * 0.3, w * 0.7];
-    out.push(`<path d="M${f(p[0][0])},${f(p[0][1])} Q${f(p[1][0])},${f(p[1][1])} ${f(p[2][0])},${f(p[2][1])}" stroke="${colour}" stroke-width="${f(width)}" fill="none" opacity="${opacity.toFixed(2)}" stroke-linecap="round"/>`);
+    const [colour, opacity, width] =
+      kind < 0.45
+        ? [light, 0.18 + rnd() * 0.25, w]
+        : kind < 0.8
+          ? [dark, 0.25 + rnd() * 0.25, w * 1.3]
+          : [look.hairLight, 0.35 + rnd() * 0.3, w * 0.7];
+    out.push(
+      `<path d="M${f(p[0][0])},${f(p[0][1])} Q${f(p[1][0])},${f(p[1][1])} ${f(p[2][0])},${f(p[2][1])}" stroke="${colour}" stroke-width="${f(width)}" fill="none" opacity="${opacity.toFixed(2)}" stroke-linecap="round"/>`,
+    );
   }
   return out.join("");
 }
@@ -46,7 +51,14 @@ export function strandField(look: FaceLook, rnd: () => number, a: Curve, b: Curv
  * A hair mass drawn with volume: its outline `d` filled with the hair gradient and a soft edge,
  * shaded away from the light, a sheen band across the lit side, `inside` (strands) clipped to it.
  */
-export function hairMass(look: FaceLook, id: string, d: string, inside: string, sheen: [number, number, number, number], fill = "url(#hairGrad)"): string {
+export function hairMass(
+  look: FaceLook,
+  id: string,
+  d: string,
+  inside: string,
+  sheen: [number, number, number, number],
+  fill = "url(#hairGrad)",
+): string {
   const [sx, sy, rx, ry] = sheen;
   return `<clipPath id="${id}"><path d="${d}"/></clipPath>
 <path d="${d}" fill="${darken(look.hair, 0.2)}" filter="${blur(2)}"/>
@@ -79,7 +91,9 @@ export function bunStrands(look: FaceLook, rnd: () => number, cx: number, cy: nu
     const a1 = a0 + 1 + rnd() * 1.4;
     const p = (a: number) => `${f(cx + Math.cos(a) * rx * k)},${f(cy + Math.sin(a) * ry * k)}`;
     const light = rnd() < 0.5;
-    out.push(`<path d="M${p(a0)} A${f(rx * k)},${f(ry * k)} 0 0 1 ${p(a1)}" stroke="${light ? lighten(look.hairLight, 0.15) : darken(look.hair, 0.45)}" stroke-width="1.2" fill="none" opacity="${light ? 0.35 : 0.4}"/>`);
+    out.push(
+      `<path d="M${p(a0)} A${f(rx * k)},${f(ry * k)} 0 0 1 ${p(a1)}" stroke="${light ? lighten(look.hairLight, 0.15) : darken(look.hair, 0.45)}" stroke-width="1.2" fill="none" opacity="${light ? 0.35 : 0.4}"/>`,
+    );
   }
   return out.join("");
 }

@@ -2,7 +2,10 @@
 // (Web-standard: both planes use it for uploads and for answers from servers they do not control).
 
 /** The body's bytes, or null once it passes `maxBytes` (the rest is cancelled, never read). */
-export async function readCapped(res: { body: ReadableStream<Uint8Array> | null }, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function readCapped(
+  res: { body: ReadableStream<Uint8Array> | null },
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -3,7 +3,16 @@
 // with node:crypto (what a box holding the derived key would do in any runtime).
 import { createDecipheriv, hkdfSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { deriveVoiceKeyMaterial, fromBase64Url, HKDF_INFO, HKDF_SALT, toBase64Url, VoiceKeyCipher, VoiceKeyUnreadable, type SealedVoiceKey } from "./crypto.ts";
+import {
+  deriveVoiceKeyMaterial,
+  fromBase64Url,
+  HKDF_INFO,
+  HKDF_SALT,
+  toBase64Url,
+  VoiceKeyCipher,
+  VoiceKeyUnreadable,
+  type SealedVoiceKey,
+} from "./crypto.ts";
 
 const SECRET = "voice-test-secret-0123456789abcdef0123456789";
 const KEY = "sk_test_9f8e7d6c5b4a39281706f5e4d3c2b1a0";
@@ -66,7 +75,9 @@ describe("VoiceKeyCipher", () => {
 
   it("follows the documented scheme: HKDF-SHA256 parameters, AAD, nonce and ciphertext||tag layout", async () => {
     const material = await deriveVoiceKeyMaterial(SECRET);
-    const expected = new Uint8Array(hkdfSync("sha256", Buffer.from(SECRET, "utf8"), Buffer.from(HKDF_SALT, "utf8"), Buffer.from(HKDF_INFO, "utf8"), 32));
+    const expected = new Uint8Array(
+      hkdfSync("sha256", Buffer.from(SECRET, "utf8"), Buffer.from(HKDF_SALT, "utf8"), Buffer.from(HKDF_INFO, "utf8"), 32),
+    );
     expect(material).toEqual(expected);
 
     // A reader given only the derived 32 bytes (not PORTAL_SECRET) opens the row.

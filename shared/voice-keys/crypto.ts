@@ -45,7 +45,11 @@ export interface SealedVoiceKey {
 /** The 32 bytes of key material behind the cipher; what a box would be handed instead of the secret. */
 export async function deriveVoiceKeyMaterial(secret: string): Promise<Uint8Array> {
   const ikm = await crypto.subtle.importKey("raw", utf8.encode(secret), "HKDF", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: utf8.encode(HKDF_SALT), info: utf8.encode(HKDF_INFO) }, ikm, 256);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: utf8.encode(HKDF_SALT), info: utf8.encode(HKDF_INFO) },
+    ikm,
+    256,
+  );
   return new Uint8Array(bits);
 }
 
@@ -76,7 +80,11 @@ export class VoiceKeyCipher {
 
   async seal(owner: string, provider: string, plaintext: string): Promise<SealedVoiceKey> {
     const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-    const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce, additionalData: aad(owner, provider), tagLength: 128 }, this.key, utf8.encode(plaintext));
+    const sealed = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv: nonce, additionalData: aad(owner, provider), tagLength: 128 },
+      this.key,
+      utf8.encode(plaintext),
+    );
     return { keyId: this.keyId, nonce: toBase64Url(nonce), ciphertext: toBase64Url(new Uint8Array(sealed)) };
   }
 

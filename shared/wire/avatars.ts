@@ -5,7 +5,14 @@ import { Type, type Static } from "@sinclair/typebox";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
-export const AvatarGroupSchema = Type.Object({ id: Type.String(), label: Type.String(), variants: Type.Array(Type.String()), tones: Type.Array(Type.String()), preview: Type.String(), stock: Type.Boolean() });
+export const AvatarGroupSchema = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  variants: Type.Array(Type.String()),
+  tones: Type.Array(Type.String()),
+  preview: Type.String(),
+  stock: Type.Boolean(),
+});
 export const VideoRowSchema = Type.Object({
   id: Type.String(),
   status: Type.String(),

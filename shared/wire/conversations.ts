@@ -17,14 +17,24 @@ export const ConversationTurnSchema = Type.Object({
   ts: Type.Integer(),
   tone: Type.Null(),
 });
-export const ConversationPageSchema = Type.Object({ items: Type.Array(ConversationRowSchema), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const ConversationPageSchema = Type.Object({
+  items: Type.Array(ConversationRowSchema),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
 /** A transcript, or the row alone when its transcript file is gone. */
 export const ConversationSchema = Type.Union([
   Type.Object({ ...ConversationRowSchema.properties, turns: Type.Array(ConversationTurnSchema) }),
-  Type.Object({ id: Type.String(), turns: Type.Array(ConversationTurnSchema, { maxItems: 0 }), transcript_unavailable: Type.Literal(true) }),
+  Type.Object({
+    id: Type.String(),
+    turns: Type.Array(ConversationTurnSchema, { maxItems: 0 }),
+    transcript_unavailable: Type.Literal(true),
+  }),
 ]);
 export const DeletedConversationSchema = Type.Object({ ok: Type.Literal(true), id: Type.String() });
-export const ChatResetAnswerSchema = Type.Object({ ok: Type.Literal(true), data: Type.Object({ conversation_id: Type.Union([Type.String(), Type.Null()]) }) });
+export const ChatResetAnswerSchema = Type.Object({
+  ok: Type.Literal(true),
+  data: Type.Object({ conversation_id: Type.Union([Type.String(), Type.Null()]) }),
+});
 
 export type ConversationRow = Static<typeof ConversationRowSchema>;
 export type ConversationTurn = Static<typeof ConversationTurnSchema>;

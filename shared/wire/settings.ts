@@ -5,7 +5,15 @@
 import { Type, type Static, type TNull, type TString, type TUnion } from "@sinclair/typebox";
 import { CatalogueRow, REASONING_LEVELS, ReasoningLevel } from "./catalogue.ts";
 import { LANGUAGES } from "./tones.ts";
-import { EFFORT_LEVELS, PARAMETER_TYPES, SYSTEM_TOOLS, TOOL_MODES, TOOL_NAME_PATTERN, VOICE_SLOT_FIELDS, type VoiceSlotName } from "./settings-vocabulary.ts";
+import {
+  EFFORT_LEVELS,
+  PARAMETER_TYPES,
+  SYSTEM_TOOLS,
+  TOOL_MODES,
+  TOOL_NAME_PATTERN,
+  VOICE_SLOT_FIELDS,
+  type VoiceSlotName,
+} from "./settings-vocabulary.ts";
 
 export * from "./settings-vocabulary.ts";
 export { REASONING_LEVELS, ReasoningLevel, LANGUAGES };

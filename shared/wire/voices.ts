@@ -3,9 +3,28 @@
 import { Type, type Static } from "@sinclair/typebox";
 
 /** One voice; providers may add fields of their own. */
-export const VoiceRowSchema = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.String(), language: Type.String(), gender: Type.String(), description: Type.String(), preview: Type.String(), recommended: Type.Boolean() }, { additionalProperties: true });
+export const VoiceRowSchema = Type.Object(
+  {
+    provider: Type.String(),
+    id: Type.String(),
+    name: Type.String(),
+    language: Type.String(),
+    gender: Type.String(),
+    description: Type.String(),
+    preview: Type.String(),
+    recommended: Type.Boolean(),
+  },
+  { additionalProperties: true },
+);
 /** One voice engine's voices, and in what state the engine is. */
-export const VoiceGroupSchema = Type.Object({ provider: Type.String(), label: Type.String(), state: Type.String(), reason: Type.String(), local: Type.Boolean(), voices: Type.Array(VoiceRowSchema) });
+export const VoiceGroupSchema = Type.Object({
+  provider: Type.String(),
+  label: Type.String(),
+  state: Type.String(),
+  reason: Type.String(),
+  local: Type.Boolean(),
+  voices: Type.Array(VoiceRowSchema),
+});
 export const VoiceCatalogueSchema = Type.Object({
   groups: Type.Array(VoiceGroupSchema),
   voices: Type.Array(VoiceRowSchema),
@@ -20,7 +39,12 @@ export const VoiceCatalogueSchema = Type.Object({
   byo: Type.Boolean(),
   voice_notice: Type.String(),
 });
-export const VoiceUploadAnswerSchema = Type.Object({ ok: Type.Literal(true), voice_id: Type.String(), voices: Type.Array(VoiceRowSchema), current: Type.Union([Type.String(), Type.Null()]) });
+export const VoiceUploadAnswerSchema = Type.Object({
+  ok: Type.Literal(true),
+  voice_id: Type.String(),
+  voices: Type.Array(VoiceRowSchema),
+  current: Type.Union([Type.String(), Type.Null()]),
+});
 
 /** The states known today; the list may grow, so any string may arrive. */
 export type VoiceGroupState = "ready" | "empty" | "starting" | "refused" | "unreachable" | "timed_out" | "key_problem" | (string & {});

@@ -58,17 +58,25 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined>
 const ready = (b: RunningBox, id: string) =>
   until(`${id} to be ready`, async () => {
     const { json } = await call(b, "GET", "/api/avatars");
-    if (json.builds?.[id]?.some?.((e: { state: string }) => e.state === "failed")) throw new Error(`${id} failed: ${JSON.stringify(json.builds[id])}`);
+    if (json.builds?.[id]?.some?.((e: { state: string }) => e.state === "failed"))
+      throw new Error(`${id} failed: ${JSON.stringify(json.builds[id])}`);
     return json.groups.some((g: { id: string }) => g.id === id);
   });
 
-const onVolume = (b: RunningBox, id: string, ...file: string[]) => join(b.dataDir, "avatars", ownerDir(`key:${sha256Hex(KEY)}`), id, ...file);
+const onVolume = (b: RunningBox, id: string, ...file: string[]) =>
+  join(b.dataDir, "avatars", ownerDir(`key:${sha256Hex(KEY)}`), id, ...file);
 const inArchive = async (key: Promise<string>) => join(assetDir, ...(await key).split("/"));
 
 beforeAll(async () => {
   db = await createTestDb(false);
-  await db.client.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)", args: [sha256Hex(KEY), OWNER] });
-  await db.client.execute({ sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES ('c_ok', ?, 0, 'photo')", args: [sha(PHOTO)] });
+  await db.client.execute({
+    sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)",
+    args: [sha256Hex(KEY), OWNER],
+  });
+  await db.client.execute({
+    sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES ('c_ok', ?, 0, 'photo')",
+    args: [sha(PHOTO)],
+  });
   box = await spawnBox({ BOX_KEY_TABLE_URL: db.url, BOX_ASR: "none", BOX_ASSET_DIR: assetDir });
   portal = await createTestPortal({ assetStore: (urls) => new FileAssetStore(assetDir, urls) }, { ...db, dispose: () => undefined });
 }, 120_000);
@@ -107,7 +115,10 @@ describe("box archiving into BOX_ASSET_DIR", () => {
     const res = await portal.app.request("/auth/avatars/ada/assets", { headers: { cookie } });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.assets.map((a: { kind: string; filename: string }) => `${a.kind} ${a.filename}`)).toEqual(["image portrait.png", "video clip-happy.mp4"]);
+    expect(body.assets.map((a: { kind: string; filename: string }) => `${a.kind} ${a.filename}`)).toEqual([
+      "image portrait.png",
+      "video clip-happy.mp4",
+    ]);
     for (const a of body.assets) {
       const got = await portal.app.request(a.url);
       expect(got.status).toBe(200);

@@ -23,13 +23,20 @@ describe("box archive settings", () => {
     expect(archive({ BOX_ASSET_STORE: "off", BOX_ASSET_DIR: "/x" })).toEqual({ kind: "off" });
     expect(archive({ BOX_ASSET_DIR: "/srv/portal/assets" })).toEqual({ kind: "file", dir: "/srv/portal/assets" });
     expect(archive({ BOX_ASSET_STORE: "file", BOX_ASSET_DIR: "/a" })).toEqual({ kind: "file", dir: "/a" });
-    expect(archive({ BOX_ASSET_STORE: "s3", BOX_S3_BUCKET: "media", BOX_S3_REGION: "eu-west-1", BOX_S3_ENDPOINT: "http://127.0.0.1:9000/" })).toEqual({
+    expect(
+      archive({ BOX_ASSET_STORE: "s3", BOX_S3_BUCKET: "media", BOX_S3_REGION: "eu-west-1", BOX_S3_ENDPOINT: "http://127.0.0.1:9000/" }),
+    ).toEqual({
       kind: "s3",
       bucket: "media",
       region: "eu-west-1",
       endpoint: "http://127.0.0.1:9000",
     });
-    expect(archive({ BOX_ASSET_STORE: "s3", BOX_S3_BUCKET: "media" })).toEqual({ kind: "s3", bucket: "media", region: null, endpoint: null });
+    expect(archive({ BOX_ASSET_STORE: "s3", BOX_S3_BUCKET: "media" })).toEqual({
+      kind: "s3",
+      bucket: "media",
+      region: null,
+      endpoint: null,
+    });
   });
   it("refuses what it cannot use", () => {
     expect(() => archive({ BOX_ASSET_STORE: "file" })).toThrow(/BOX_ASSET_DIR/);
@@ -45,7 +52,9 @@ describe("box archive settings", () => {
 });
 
 describe("the owner behind a subject", () => {
-  const keyTable = { lookup: (d: string) => (d === "d1" ? { owner: "key-owner@x.test" } : d === "d2" ? { owner: null } : null) } as unknown as KeyTable;
+  const keyTable = {
+    lookup: (d: string) => (d === "d1" ? { owner: "key-owner@x.test" } : d === "d2" ? { owner: null } : null),
+  } as unknown as KeyTable;
   const ownerOf = ownerResolver(keyTable);
   it("is the e-mail of an owner: subject, a portal key's owner, else nobody", async () => {
     expect(await ownerOf("owner:ada@x.test")).toBe("ada@x.test");
@@ -108,7 +117,11 @@ describe("AvatarArchiver", () => {
     const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", retryDelaysMs: [1, 1], log });
     expect(await a.clip("owner:ada@x.test", "ada", "happy", PNG)).toBe(false);
     expect(tries).toBe(3);
-    expect(logs.map((l) => `${l.level} ${l.msg}`)).toEqual(["warn avatar media archive failed; retrying", "warn avatar media archive failed; retrying", "error avatar media not archived"]);
+    expect(logs.map((l) => `${l.level} ${l.msg}`)).toEqual([
+      "warn avatar media archive failed; retrying",
+      "warn avatar media archive failed; retrying",
+      "error avatar media not archived",
+    ]);
     expect(logs[2].extra).toMatchObject({ avatar: "ada", what: "clip happy", to: "broken", error: "disk full" });
     // An owner lookup that fails is the same: logged, false.
     const b = new AvatarArchiver({ sink, ownerOf: async () => Promise.reject(new Error("db down")), log });
@@ -158,7 +171,13 @@ describe("AvatarArchiver", () => {
       },
       remove: async (k) => void stored.delete(k),
     };
-    const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", erasePending: async (s, id) => orders.has(`${s}/${id}`), retryDelaysMs: [], log });
+    const a = new AvatarArchiver({
+      sink,
+      ownerOf: async () => "ada@x.test",
+      erasePending: async (s, id) => orders.has(`${s}/${id}`),
+      retryDelaysMs: [],
+      log,
+    });
     orders.add("owner:ada@x.test/gone");
     expect(await a.portrait("owner:ada@x.test", "gone", PNG)).toBe(false);
     expect(await a.clip("owner:ada@x.test", "gone", "happy", PNG)).toBe(false);
@@ -178,9 +197,18 @@ describe("AvatarArchiver", () => {
     logs.length = 0;
     const put: string[] = [];
     const sink: ArchiveSink = { where: "memory", put: async (k) => void put.push(k), remove: async () => {} };
-    const a = new AvatarArchiver({ sink, ownerOf: async () => "ada@x.test", erasePending: async () => Promise.reject(new Error("database locked")), retryDelaysMs: [1], log });
+    const a = new AvatarArchiver({
+      sink,
+      ownerOf: async () => "ada@x.test",
+      erasePending: async () => Promise.reject(new Error("database locked")),
+      retryDelaysMs: [1],
+      log,
+    });
     expect(await a.clip("owner:ada@x.test", "ada", "happy", PNG)).toBe(false);
     expect(put).toEqual([]);
-    expect(logs.map((l) => `${l.level} ${l.msg}`)).toEqual(["warn avatar media archive failed; retrying", "error avatar media not archived"]);
+    expect(logs.map((l) => `${l.level} ${l.msg}`)).toEqual([
+      "warn avatar media archive failed; retrying",
+      "error avatar media not archived",
+    ]);
   });
 });

@@ -58,7 +58,14 @@ export class AvatarArchiver {
     return p;
   }
 
-  private async archive(subject: string, avatarId: string, what: string, keyOf: (owner: string) => Promise<string>, bytes: Uint8Array, contentType: string): Promise<boolean> {
+  private async archive(
+    subject: string,
+    avatarId: string,
+    what: string,
+    keyOf: (owner: string) => Promise<string>,
+    bytes: Uint8Array,
+    contentType: string,
+  ): Promise<boolean> {
     const log = this.o.log ?? defaultLog;
     let key = "";
     try {
@@ -83,7 +90,15 @@ export class AvatarArchiver {
     return run;
   }
 
-  private async write(key: string, mine: symbol, subject: string, avatarId: string, what: string, bytes: Uint8Array, contentType: string): Promise<boolean> {
+  private async write(
+    key: string,
+    mine: symbol,
+    subject: string,
+    avatarId: string,
+    what: string,
+    bytes: Uint8Array,
+    contentType: string,
+  ): Promise<boolean> {
     const log = this.o.log ?? defaultLog;
     const delays = this.o.retryDelaysMs ?? [1000, 5000];
     const erased = () => this.o.erasePending?.(subject, avatarId) ?? Promise.resolve(false);
@@ -105,7 +120,14 @@ export class AvatarArchiver {
         return true;
       } catch (err) {
         if (attempt >= delays.length) {
-          log("error", "avatar media not archived", { avatar: avatarId, what, key, to: this.o.sink.where, attempts: attempt + 1, error: messageOf(err) });
+          log("error", "avatar media not archived", {
+            avatar: avatarId,
+            what,
+            key,
+            to: this.o.sink.where,
+            attempts: attempt + 1,
+            error: messageOf(err),
+          });
           return false;
         }
         log("warn", "avatar media archive failed; retrying", { avatar: avatarId, what, key, attempt: attempt + 1, error: messageOf(err) });
@@ -118,9 +140,19 @@ export class AvatarArchiver {
     const log = this.o.log ?? defaultLog;
     try {
       await this.o.sink.remove(key);
-      log("info", "avatar media withdrawn: the avatar was erased through the portal while it was archived", { avatar: avatarId, what, key });
+      log("info", "avatar media withdrawn: the avatar was erased through the portal while it was archived", {
+        avatar: avatarId,
+        what,
+        key,
+      });
     } catch (err) {
-      log("error", "avatar media of an erased avatar could not be withdrawn; repeat the erasure to remove it", { avatar: avatarId, what, key, to: this.o.sink.where, error: messageOf(err) });
+      log("error", "avatar media of an erased avatar could not be withdrawn; repeat the erasure to remove it", {
+        avatar: avatarId,
+        what,
+        key,
+        to: this.o.sink.where,
+        error: messageOf(err),
+      });
     }
   }
 }

@@ -45,7 +45,11 @@ function upload(name: string, tones: string) {
   return call("POST", "/api/avatar", f);
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 120_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms = 120_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -55,9 +59,16 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
   }
 }
 
-const ready = (id: string) => until(`${id} to be ready`, async () => (await call("GET", "/api/avatars")).json.groups.some((g: { id: string }) => g.id === id));
-const clipRows = async (id: string) => (await call("GET", `/api/avatar/clips?avatar=${id}`)).json.clips as { tone: string; state: string; detail: string }[];
-const library = async () => ((await (await portal.app.request("/auth/avatars", { headers: { cookie } })).json()) as { avatars: { avatar_id: string; state: string }[] }).avatars;
+const ready = (id: string) =>
+  until(`${id} to be ready`, async () => (await call("GET", "/api/avatars")).json.groups.some((g: { id: string }) => g.id === id));
+const clipRows = async (id: string) =>
+  (await call("GET", `/api/avatar/clips?avatar=${id}`)).json.clips as { tone: string; state: string; detail: string }[];
+const library = async () =>
+  (
+    (await (await portal.app.request("/auth/avatars", { headers: { cookie } })).json()) as {
+      avatars: { avatar_id: string; state: string }[];
+    }
+  ).avatars;
 const archived = async (id: string) => {
   const dir = join(assetDir, ...(await avatarPrefix(OWNER, id)).split("/"));
   return existsSync(dir) ? readdirSync(dir).filter((f) => !f.startsWith(".")) : [];
@@ -65,8 +76,14 @@ const archived = async (id: string) => {
 
 beforeAll(async () => {
   db = await createTestDb(false);
-  await db.client.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)", args: [sha256Hex(KEY), OWNER] });
-  await db.client.execute({ sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES ('c_ok', ?, 0, 'photo')", args: [sha(PHOTO)] });
+  await db.client.execute({
+    sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)",
+    args: [sha256Hex(KEY), OWNER],
+  });
+  await db.client.execute({
+    sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES ('c_ok', ?, 0, 'photo')",
+    args: [sha(PHOTO)],
+  });
   box = await spawnBox({ BOX_KEY_TABLE_URL: db.url, BOX_ASR: "none", BOX_ASSET_DIR: assetDir }, { dataDir: boxData });
   portal = await createTestPortal({ assetStore: (urls) => new FileAssetStore(assetDir, urls) }, { ...db, dispose: () => undefined });
   cookie = await portal.signIn(OWNER);
@@ -92,7 +109,11 @@ describe("erasure while the box runs", () => {
     expect((await clipRows("ada"))[0].state).toBe("generating");
 
     const row = await until("the build to end", async () => (await clipRows("ada")).find((r) => r.state !== "generating"));
-    expect(row).toMatchObject({ tone: "happy", state: "failed", detail: "The clip was discarded: the avatar was erased through the portal while it was being built." });
+    expect(row).toMatchObject({
+      tone: "happy",
+      state: "failed",
+      detail: "The clip was discarded: the avatar was erased through the portal while it was being built.",
+    });
     expect((await call("GET", "/api/avatar/clip?avatar=ada&tone=happy")).status).toBe(404);
     const again = await call("POST", "/api/avatar/clips/retry", { avatar: "ada", tone: "neutral" });
     expect([again.status, again.json.error.code]).toEqual([404, "unknown_avatar"]);
@@ -105,7 +126,9 @@ describe("erasure while the box runs", () => {
     expect(await library()).toEqual([]);
     expect((await upload("ada.jpg", "neutral")).status).toBe(200);
     await ready("ada");
-    const listed = await until("the new upload in the portal's library", async () => (await library()).find((a) => a.avatar_id === "ada" && a.state === "ready"));
+    const listed = await until("the new upload in the portal's library", async () =>
+      (await library()).find((a) => a.avatar_id === "ada" && a.state === "ready"),
+    );
     expect(listed).toMatchObject({ avatar_id: "ada", state: "ready" });
     // The order made from the old face's row is done: the new upload replaced every file of it.
     const orders = (await db.client.execute("SELECT done_at FROM avatar_erase_orders WHERE avatar_id = 'ada'")).rows;

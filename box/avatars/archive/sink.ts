@@ -37,7 +37,6 @@ export class FolderSink implements ArchiveSink {
   async remove(key: string): Promise<void> {
     await rm(assetPath(this.root, key), { force: true });
   }
-
 }
 
 /** PutObject into the bucket; path-style when an endpoint is set. Credentials: the box's own AWS chain. */

@@ -41,7 +41,11 @@ export function wireArchive(w: ArchiveWiring): AvatarArchiver | null {
   const sink = openArchiveSink(w.env.assetArchive);
   if (!sink) return null;
   const records = w.own?.opts.records ?? null;
-  const archiver = new AvatarArchiver({ sink, ownerOf: ownerResolver(w.keyTable), erasePending: records ? (subject, id) => records.erasePending(subject, id) : undefined });
+  const archiver = new AvatarArchiver({
+    sink,
+    ownerOf: ownerResolver(w.keyTable),
+    erasePending: records ? (subject, id) => records.erasePending(subject, id) : undefined,
+  });
   log("info", "archiving finished portraits and clips", { to: sink.where });
 
   const own = w.own;
@@ -60,7 +64,9 @@ export function wireArchive(w: ArchiveWiring): AvatarArchiver | null {
       if (!manifest || manifest.avatar_id !== target.avatarId) return;
       const mp4 = new Uint8Array(await readFile(path));
       await archiver.clip(manifest.owner, manifest.avatar_id, tone, mp4);
-    })().catch((err: Error) => log("error", "avatar media not archived", { avatar: target.avatarId, what: `clip ${tone}`, error: err.message }));
+    })().catch((err: Error) =>
+      log("error", "avatar media not archived", { avatar: target.avatarId, what: `clip ${tone}`, error: err.message }),
+    );
   });
   return archiver;
 }

@@ -23,7 +23,11 @@ async function call(box: RunningBox, method: string, path: string, body?: object
   return { status: res.status, json: (await res.json()) as any };
 }
 
-async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 90_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 90_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -54,7 +58,14 @@ describe("a clip build cut off by kill -9", () => {
     const second = await start();
     const { json } = await call(second, "GET", `/api/avatar/clips?avatar=${stockId}`);
     expect(json.clips).toEqual([
-      { tone: "happy", state: "failed", variant_id: `${stockId}__happy`, duration_s: 0, updated_at: expect.any(Number), detail: "The build was cut off by a restart of the box; request the clip again." },
+      {
+        tone: "happy",
+        state: "failed",
+        variant_id: `${stockId}__happy`,
+        duration_s: 0,
+        updated_at: expect.any(Number),
+        detail: "The build was cut off by a restart of the box; request the clip again.",
+      },
     ]);
     expect(readdirSync(dir).filter((f) => f.startsWith("clip-"))).toEqual([]);
     expect((await call(second, "GET", `/api/avatar/clip?avatar=${stockId}&tone=happy`)).status).toBe(404);

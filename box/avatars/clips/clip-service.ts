@@ -82,8 +82,10 @@ export class ClipService {
 
   /** The tone asked for, or 400 `unknown_tone`. */
   tone(t: ClipTarget, raw: unknown): Tone {
-    if (typeof raw !== "string" || !isTone(raw)) throw new ApiError(400, "unknown_tone", `"${String(raw).slice(0, 40)}" is not a tone this deployment builds.`, "nested");
-    if (!t.tones.includes(raw)) throw new ApiError(400, "unknown_tone", `The avatar "${t.avatarId}" does not build the tone "${raw}".`, "nested");
+    if (typeof raw !== "string" || !isTone(raw))
+      throw new ApiError(400, "unknown_tone", `"${String(raw).slice(0, 40)}" is not a tone this deployment builds.`, "nested");
+    if (!t.tones.includes(raw))
+      throw new ApiError(400, "unknown_tone", `The avatar "${t.avatarId}" does not build the tone "${raw}".`, "nested");
     return raw;
   }
 
@@ -100,7 +102,11 @@ export class ClipService {
   async buildAll(t: ClipTarget, tones: readonly Tone[]) {
     await this.refuseErased(t);
     for (const tone of tones) await this.admit(t, tone);
-    const rows = await Promise.all(tones.map((tone) => this.enqueue(t, tone).catch((err: { row?: ClipRow }) => err.row ?? clipRow(t.avatarId, tone, "failed", 0, String(err)))));
+    const rows = await Promise.all(
+      tones.map((tone) =>
+        this.enqueue(t, tone).catch((err: { row?: ClipRow }) => err.row ?? clipRow(t.avatarId, tone, "failed", 0, String(err))),
+      ),
+    );
     return rows.map((row, i) => ({ row, tone: tones[i], path: clipFile(t.dir, tones[i]) }));
   }
 
@@ -113,12 +119,19 @@ export class ClipService {
 
   /** 404 first (the spec's order): an erased avatar is no longer the caller's to build from. */
   private async refuseErased(t: ClipTarget): Promise<void> {
-    if (await t.erased?.()) throw new ApiError(404, "unknown_avatar", `The avatar "${t.avatarId}" was erased through the portal; it makes no more clips and leaves this box at its next start.`, "nested");
+    if (await t.erased?.())
+      throw new ApiError(
+        404,
+        "unknown_avatar",
+        `The avatar "${t.avatarId}" was erased through the portal; it makes no more clips and leaves this box at its next start.`,
+        "nested",
+      );
   }
 
   /** Throws `Discarded` when the build's output may not be kept. */
   private async keepable(t: ClipTarget): Promise<void> {
-    if (t.current?.() === false) throw new Discarded("The clip was discarded: the avatar was deleted or replaced by a new upload while it was being built.");
+    if (t.current?.() === false)
+      throw new Discarded("The clip was discarded: the avatar was deleted or replaced by a new upload while it was being built.");
     // Unknown (the shared database is down) counts as not erased: the archiver asks again before it copies.
     const erased = await t.erased?.().catch(() => false);
     if (erased) throw new Discarded("The clip was discarded: the avatar was erased through the portal while it was being built.");
@@ -128,14 +141,25 @@ export class ClipService {
     if (!this.o.enabled) throw new ApiError(501, "avatar_clips_unavailable", "This box does not generate avatar clips.", "nested");
     const consent = await t.consent();
     if (consent !== "ok") {
-      const why = consent === "mismatch" ? "the photograph changed since its consent was recorded" : "no consent attestation is on record for this avatar's source";
+      const why =
+        consent === "mismatch"
+          ? "the photograph changed since its consent was recorded"
+          : "no consent attestation is on record for this avatar's source";
       throw new ApiError(403, "consent_required", `A clip needs the subject's consent: ${why}.`, "nested");
     }
     // Asked before the claim check, so nothing asynchronous runs between that check and the claim.
     const encoder = await this.encoderAvailable();
-    if (this.claims.has(key(t, tone))) throw new ApiError(409, "clip_already_generating", `The ${tone} clip of "${t.avatarId}" is already being generated.`, "nested");
-    if (!encoder) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is unavailable: ffmpeg with libx264 was not found on this box.", "nested");
-    if (this.queued >= (this.o.maxQueued ?? 32)) throw new ApiError(503, "clip_generator_unavailable", "The clip generator is busy; try again in a minute.", "nested");
+    if (this.claims.has(key(t, tone)))
+      throw new ApiError(409, "clip_already_generating", `The ${tone} clip of "${t.avatarId}" is already being generated.`, "nested");
+    if (!encoder)
+      throw new ApiError(
+        503,
+        "clip_generator_unavailable",
+        "The clip generator is unavailable: ffmpeg with libx264 was not found on this box.",
+        "nested",
+      );
+    if (this.queued >= (this.o.maxQueued ?? 32))
+      throw new ApiError(503, "clip_generator_unavailable", "The clip generator is busy; try again in a minute.", "nested");
     // Claimed before anything asynchronous, so two racing requests cannot both pass.
     this.claims.add(key(t, tone));
     this.write(t, tone, "generating", 0, "");
@@ -150,7 +174,12 @@ export class ClipService {
         await this.keepable(t); // erased or replaced while it waited: not rendered at all
         const renderer = await this.o.renderer();
         staged = stagedClipFile(t.dir, tone);
-        const out = await renderIdleClip(renderer, { face: t.face(tone), tone, seconds: this.seconds, fps: this.fps, motion: t.motion, seed: seedOf(t.avatarId) }, staged, this.o.ffmpegPath);
+        const out = await renderIdleClip(
+          renderer,
+          { face: t.face(tone), tone, seconds: this.seconds, fps: this.fps, motion: t.motion, seed: seedOf(t.avatarId) },
+          staged,
+          this.o.ffmpegPath,
+        );
         await this.keepable(t);
         renameSync(staged, clipFile(t.dir, tone));
         staged = null;
@@ -182,7 +211,12 @@ export class ClipService {
   /** Asked without blocking the thread the live stream's frame clock shares. */
   private async encoderAvailable(): Promise<boolean> {
     this.encoderOk ??= new Promise((resolve) => {
-      execFile(this.o.ffmpegPath ?? "/usr/bin/ffmpeg", ["-hide_banner", "-encoders"], { encoding: "utf8", timeout: 10_000 }, (_err, stdout) => resolve(/\blibx264\b/.test(stdout ?? "")));
+      execFile(
+        this.o.ffmpegPath ?? "/usr/bin/ffmpeg",
+        ["-hide_banner", "-encoders"],
+        { encoding: "utf8", timeout: 10_000 },
+        (_err, stdout) => resolve(/\blibx264\b/.test(stdout ?? "")),
+      );
     });
     const ok = await this.encoderOk;
     if (!ok) this.encoderOk = null;

@@ -33,7 +33,13 @@ async function call(key: string, method: string, path: string, body?: FormData |
   const res = await fetch(box.url + path, { method, headers, body: payload });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const type = res.headers.get("content-type") ?? "";
-  return { status: res.status, type, cache: res.headers.get("cache-control"), bytes, json: type.includes("json") ? JSON.parse(new TextDecoder().decode(bytes)) : null };
+  return {
+    status: res.status,
+    type,
+    cache: res.headers.get("cache-control"),
+    bytes,
+    json: type.includes("json") ? JSON.parse(new TextDecoder().decode(bytes)) : null,
+  };
 }
 
 function form(parts: Record<string, string | [Uint8Array, string]>) {
@@ -68,11 +74,22 @@ beforeAll(async () => {
   db = createClient({ url });
   await migrateKeyTable(db);
   await migrateAvatarTables(db);
-  for (const k of [A, B]) await db.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)", args: [sha256Hex(k), `${k}@x.test`] });
-  await db.execute({ sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES ('c_ok', ?, 0, 'photo'), ('c_other', ?, 0, 'photo')", args: [sha(PHOTO), sha(OTHER)] });
+  for (const k of [A, B])
+    await db.execute({
+      sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', ?, 0)",
+      args: [sha256Hex(k), `${k}@x.test`],
+    });
+  await db.execute({
+    sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES ('c_ok', ?, 0, 'photo'), ('c_other', ?, 0, 'photo')",
+    args: [sha(PHOTO), sha(OTHER)],
+  });
   box = await spawnBox({ BOX_KEY_TABLE_URL: url, BOX_ASR: "none" });
-  expect((await call(A, "POST", "/api/avatar", form({ file: [PHOTO, "ada.jpg"], tones: "neutral,happy", consent_token: "c_ok" }))).status).toBe(200);
-  expect((await call(A, "POST", "/api/avatar", form({ file: [PHOTO, "bob.jpg"], tones: "neutral", consent_token: "c_other" }))).status).toBe(200);
+  expect(
+    (await call(A, "POST", "/api/avatar", form({ file: [PHOTO, "ada.jpg"], tones: "neutral,happy", consent_token: "c_ok" }))).status,
+  ).toBe(200);
+  expect(
+    (await call(A, "POST", "/api/avatar", form({ file: [PHOTO, "bob.jpg"], tones: "neutral", consent_token: "c_other" }))).status,
+  ).toBe(200);
   expect((await call(A, "POST", "/api/avatar", form({ file: [PHOTO, "cy.jpg"], tones: "neutral" }))).status).toBe(200);
   for (const id of ["ada", "bob", "cy"]) await ready(A, id);
 }, 240_000);
@@ -91,7 +108,14 @@ describe("clips", () => {
     const again = await call(A, "POST", "/api/avatar/clips/retry", { avatar: "ada", tone: "happy" });
     expect([again.status, again.json?.error?.code]).toEqual([409, "clip_already_generating"]);
     const row = await generated(A, "ada", "happy");
-    expect(row).toEqual({ tone: "happy", state: "generated", variant_id: "ada__happy", duration_s: expect.any(Number), updated_at: expect.any(Number), detail: "" });
+    expect(row).toEqual({
+      tone: "happy",
+      state: "generated",
+      variant_id: "ada__happy",
+      duration_s: expect.any(Number),
+      updated_at: expect.any(Number),
+      detail: "",
+    });
     // Only the tone asked for is listed: neutral was never requested.
     expect((await call(A, "GET", "/api/avatar/clips?avatar=ada")).json.clips.map((c: { tone: string }) => c.tone)).toEqual(["happy"]);
     const mp4 = await call(A, "GET", "/api/avatar/clip?avatar=ada&tone=happy");
@@ -100,11 +124,28 @@ describe("clips", () => {
     expect(mp4.cache).toMatch(/private/);
     const file = join(work, "ada-happy.mp4");
     writeFileSync(file, mp4.bytes);
-    const probe = JSON.parse(spawnSync("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,r_frame_rate:format=duration", "-of", "json", file], { encoding: "utf8" }).stdout);
+    const probe = JSON.parse(
+      spawnSync(
+        "/usr/bin/ffprobe",
+        ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,r_frame_rate:format=duration", "-of", "json", file],
+        { encoding: "utf8" },
+      ).stdout,
+    );
     expect(probe.streams[0]).toMatchObject({ codec_name: "h264", r_frame_rate: "25/1" });
     expect(Number(probe.format.duration)).toBeCloseTo(row.duration_s, 1);
     // A frame of it is a picture of the face, not a blank: look at it under .cache/.
-    spawnSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", file, "-vf", "select=eq(n\\,30)", "-frames:v", "1", join(process.cwd(), ".cache", "clip-ada-happy.png")]);
+    spawnSync("/usr/bin/ffmpeg", [
+      "-v",
+      "error",
+      "-y",
+      "-i",
+      file,
+      "-vf",
+      "select=eq(n\\,30)",
+      "-frames:v",
+      "1",
+      join(process.cwd(), ".cache", "clip-ada-happy.png"),
+    ]);
   }, 120_000);
 
   it("refuses in the spec's order, in the nested envelope", async () => {
@@ -119,7 +160,9 @@ describe("clips", () => {
     expect(await code(A, { avatar: "bob", tone: "neutral" })).toEqual([403, "consent_required", "string"]); // digest mismatch
     expect(await code(A, { avatar: "cy", tone: "neutral" })).toEqual([403, "consent_required", "string"]); // no attestation
     expect((await call(B, "GET", "/api/avatar/clips?avatar=ada")).status).toBe(404);
-    expect((await call(B, "GET", "/api/avatar/clip?avatar=ada")).json).toEqual({ error: { code: "unknown_avatar", message: expect.any(String) } });
+    expect((await call(B, "GET", "/api/avatar/clip?avatar=ada")).json).toEqual({
+      error: { code: "unknown_avatar", message: expect.any(String) },
+    });
     const missing = await call(A, "GET", "/api/avatar/clip?avatar=ada&tone=neutral");
     expect([missing.status, missing.json.error.code]).toEqual([404, "clip_not_found"]);
   }, 60_000);
@@ -130,9 +173,17 @@ describe("clips", () => {
     expect((await generated(B, stockId, "serious")).state).toBe("generated");
     const off = await spawnBox({ BOX_API_KEYS: A, BOX_AVATAR_CLIPS: "off", BOX_ASR: "none" });
     try {
-      const r = await fetch(off.url + "/api/avatar/clips/retry", { method: "POST", headers: { "x-api-key": A, "content-type": "application/json" }, body: JSON.stringify({ avatar: stockId, tone: "bogus" }) });
+      const r = await fetch(off.url + "/api/avatar/clips/retry", {
+        method: "POST",
+        headers: { "x-api-key": A, "content-type": "application/json" },
+        body: JSON.stringify({ avatar: stockId, tone: "bogus" }),
+      });
       expect([r.status, ((await r.json()) as any).error.code]).toEqual([400, "unknown_tone"]);
-      const r2 = await fetch(off.url + "/api/avatar/clips/retry", { method: "POST", headers: { "x-api-key": A, "content-type": "application/json" }, body: JSON.stringify({ avatar: stockId, tone: "happy" }) });
+      const r2 = await fetch(off.url + "/api/avatar/clips/retry", {
+        method: "POST",
+        headers: { "x-api-key": A, "content-type": "application/json" },
+        body: JSON.stringify({ avatar: stockId, tone: "happy" }),
+      });
       expect([r2.status, ((await r2.json()) as any).error.code]).toEqual([501, "avatar_clips_unavailable"]);
     } finally {
       await off.stop();
@@ -140,12 +191,26 @@ describe("clips", () => {
   }, 120_000);
 
   it("photo_avatar.create holds until every clip renders and answers the clip objects", async () => {
-    const r = await call(A, "POST", "/v1/photo_avatar.create", form({ file: [PHOTO, "whatever.jpg"], avatar_id: "dee", tones: "neutral,sad", consent_token: "c_ok" }));
+    const r = await call(
+      A,
+      "POST",
+      "/v1/photo_avatar.create",
+      form({ file: [PHOTO, "whatever.jpg"], avatar_id: "dee", tones: "neutral,sad", consent_token: "c_ok" }),
+    );
     expect(r.status).toBe(200);
     expect(r.json.data.avatar_id).toBe("dee");
     expect(r.json.data.clips.map((c: { tone: string }) => c.tone).sort()).toEqual(["neutral", "sad"]);
     for (const c of r.json.data.clips) {
-      expect(c).toEqual({ tone: c.tone, template: "idle_loop", path: expect.stringContaining("/api/avatar/clip?avatar=dee"), duration_s: expect.any(Number), fps: 25, loop_frame: 0, avatar_id: c.tone === "neutral" ? "dee" : "dee__sad", queued: false });
+      expect(c).toEqual({
+        tone: c.tone,
+        template: "idle_loop",
+        path: expect.stringContaining("/api/avatar/clip?avatar=dee"),
+        duration_s: expect.any(Number),
+        fps: 25,
+        loop_frame: 0,
+        avatar_id: c.tone === "neutral" ? "dee" : "dee__sad",
+        queued: false,
+      });
       expect((await call(A, "GET", c.path)).type).toBe("video/mp4");
     }
   }, 180_000);

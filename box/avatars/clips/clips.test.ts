@@ -25,8 +25,25 @@ beforeAll(async () => {
 afterAll(() => renderer?.dispose());
 
 function probe(path: string) {
-  const r = spawnSync("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height,r_frame_rate,nb_frames:format=duration", "-of", "json", path], { encoding: "utf8" });
-  return JSON.parse(r.stdout) as { streams: { codec_name: string; width: number; height: number; r_frame_rate: string; nb_frames: string }[]; format: { duration: string } };
+  const r = spawnSync(
+    "/usr/bin/ffprobe",
+    [
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=codec_name,width,height,r_frame_rate,nb_frames:format=duration",
+      "-of",
+      "json",
+      path,
+    ],
+    { encoding: "utf8" },
+  );
+  return JSON.parse(r.stdout) as {
+    streams: { codec_name: string; width: number; height: number; r_frame_rate: string; nb_frames: string }[];
+    format: { duration: string };
+  };
 }
 
 describe("idle clip", () => {
@@ -48,7 +65,8 @@ describe("idle clip", () => {
       const idle = new IdleAnimator({ fps: 25, seed });
       const at = (i: number) => loopParams(idle, base, i, n);
       const raw = (i: number) => ({ ...base, ...idle.params(i) });
-      const step = (a: ReturnType<typeof at>, b: ReturnType<typeof at>) => Math.hypot(a.headX - b.headX, a.headY - b.headY, 100 * (a.headRoll - b.headRoll), a.breathe - b.breathe);
+      const step = (a: ReturnType<typeof at>, b: ReturnType<typeof at>) =>
+        Math.hypot(a.headX - b.headX, a.headY - b.headY, 100 * (a.headRoll - b.headRoll), a.breathe - b.breathe);
       const typical = Math.max(...Array.from({ length: n - 1 }, (_, i) => step(raw(i + 1), raw(i))));
       // The wrap from the last frame to frame 0 moves no more than an ordinary step does.
       expect(step(at(0), at(n - 1))).toBeLessThanOrEqual(typical * 1.2);
@@ -70,7 +88,10 @@ describe("clip service", () => {
   });
   const service = (enabled = true) => new ClipService({ enabled, renderer: async () => renderer, seconds: 0.4 });
   const refusal = async (p: Promise<unknown>) => {
-    const err = (await p.then(() => null, (e) => e)) as { status: number; code: string } | null;
+    const err = (await p.then(
+      () => null,
+      (e) => e,
+    )) as { status: number; code: string } | null;
     return err && { status: err.status, code: err.code };
   };
 
@@ -88,10 +109,14 @@ describe("clip service", () => {
     expect(s.list(t)).toEqual([]); // a tone never requested is absent
     expect(await s.request(t, "sad")).toEqual({ avatar: "ada", tone: "sad", variant_id: "ada__sad", state: "generating" });
     expect(await refusal(s.request(t, "sad"))).toEqual({ status: 409, code: "clip_already_generating" });
-    expect(s.list(t)).toEqual([{ tone: "sad", state: "generating", variant_id: "ada__sad", duration_s: 0, updated_at: expect.any(Number), detail: "" }]);
+    expect(s.list(t)).toEqual([
+      { tone: "sad", state: "generating", variant_id: "ada__sad", duration_s: 0, updated_at: expect.any(Number), detail: "" },
+    ]);
     const deadline = Date.now() + 30_000;
     while (s.list(t)[0].state === "generating" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(s.list(t)).toEqual([{ tone: "sad", state: "generated", variant_id: "ada__sad", duration_s: 0.4, updated_at: expect.any(Number), detail: "" }]);
+    expect(s.list(t)).toEqual([
+      { tone: "sad", state: "generated", variant_id: "ada__sad", duration_s: 0.4, updated_at: expect.any(Number), detail: "" },
+    ]);
     expect(s.file(t, "sad")?.bytes).toBeGreaterThan(1000);
     expect(s.file(t, "happy")).toBeNull();
     // The claim was released by the build: a new request builds again.
@@ -110,7 +135,9 @@ describe("clip service", () => {
 
   /** The real renderer; `onFrame` runs at each frame, so something can happen while a build runs. */
   const watched = (onFrame: () => void): FaceRenderer =>
-    Object.assign(Object.create(renderer) as FaceRenderer, { render: (...a: Parameters<FaceRenderer["render"]>) => (onFrame(), renderer.render(...a)) });
+    Object.assign(Object.create(renderer) as FaceRenderer, {
+      render: (...a: Parameters<FaceRenderer["render"]>) => (onFrame(), renderer.render(...a)),
+    });
   const settled = async (s: ClipService, t: ClipTarget) => {
     const deadline = Date.now() + 30_000;
     while (s.list(t).some((r) => r.state === "generating") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -125,7 +152,14 @@ describe("clip service", () => {
     const t: ClipTarget = { ...target("ok"), erased: async () => erased };
     expect((await s.request(t, "happy")).state).toBe("generating");
     expect(await settled(s, t)).toEqual([
-      { tone: "happy", state: "failed", variant_id: "ada__happy", duration_s: 0, updated_at: expect.any(Number), detail: "The clip was discarded: the avatar was erased through the portal while it was being built." },
+      {
+        tone: "happy",
+        state: "failed",
+        variant_id: "ada__happy",
+        duration_s: 0,
+        updated_at: expect.any(Number),
+        detail: "The clip was discarded: the avatar was erased through the portal while it was being built.",
+      },
     ]);
     expect(s.file(t, "happy")).toBeNull();
     expect(readdirSync(t.dir)).toEqual(["clips.json"]); // no MP4, no partial file
@@ -152,7 +186,11 @@ describe("clip service", () => {
     const archived: string[] = [];
     s.onGenerated((_t, tone) => archived.push(tone));
     const [built] = await s.buildAll(t, ["sad"]);
-    expect(built.row).toMatchObject({ tone: "sad", state: "failed", detail: expect.stringMatching(/^The clip (was discarded|could not be built)/) });
+    expect(built.row).toMatchObject({
+      tone: "sad",
+      state: "failed",
+      detail: expect.stringMatching(/^The clip (was discarded|could not be built)/),
+    });
     expect(existsSync(t.dir)).toBe(false); // not brought back by the build's journal
     expect(archived).toEqual([]);
   }, 60_000);
@@ -161,7 +199,14 @@ describe("clip service", () => {
     const data = mkdtempSync(join(tmpdir(), "clips-restart-"));
     const stock = join(data, "clips", "stock", "stock-ava");
     const own = join(data, "avatars", ownerDir("owner:ada@x.test"), "ada", "clips");
-    const row = (tone: string, state: string) => ({ tone, state, variant_id: `x__${tone}`, duration_s: state === "generated" ? 6 : 0, updated_at: 1, detail: "" });
+    const row = (tone: string, state: string) => ({
+      tone,
+      state,
+      variant_id: `x__${tone}`,
+      duration_s: state === "generated" ? 6 : 0,
+      updated_at: 1,
+      detail: "",
+    });
     for (const dir of [stock, own]) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, "clips.json"), JSON.stringify({ happy: row("happy", "generating"), sad: row("sad", "generated") }));
@@ -172,7 +217,11 @@ describe("clip service", () => {
     recoverClipBuilds(data);
     for (const dir of [stock, own]) {
       const journal = JSON.parse(readFileSync(join(dir, "clips.json"), "utf8"));
-      expect(journal.happy).toMatchObject({ state: "failed", duration_s: 0, detail: "The build was cut off by a restart of the box; request the clip again." });
+      expect(journal.happy).toMatchObject({
+        state: "failed",
+        duration_s: 0,
+        detail: "The build was cut off by a restart of the box; request the clip again.",
+      });
       expect(journal.happy.updated_at).toBeGreaterThan(1);
       expect(journal.sad).toEqual(row("sad", "generated"));
       expect(readdirSync(dir).sort()).toEqual(["clip-sad.mp4", "clips.json"]);

@@ -43,15 +43,46 @@ export function loopParams(idle: IdleAnimator, base: FrameParams, i: number, n: 
  * Renders the loop and encodes it to `outPath` (written to a temporary name, renamed when whole).
  * Between frames it yields to the event loop, so a live session on the same box keeps its clock.
  */
-export async function renderIdleClip(renderer: FaceRenderer, spec: IdleClipSpec, outPath: string, ffmpegPath = "/usr/bin/ffmpeg"): Promise<{ frames: number; seconds: number }> {
+export async function renderIdleClip(
+  renderer: FaceRenderer,
+  spec: IdleClipSpec,
+  outPath: string,
+  ffmpegPath = "/usr/bin/ffmpeg",
+): Promise<{ frames: number; seconds: number }> {
   const n = Math.max(2, Math.round(spec.seconds * spec.fps));
   const { width, height } = spec.face;
   const tmp = `${outPath}.part-${process.pid}.mp4`;
   const args = [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${width}x${height}`, "-r", String(spec.fps), "-i", "pipe:0",
-    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-threads", "1",
-    "-g", String(spec.fps * 2), "-movflags", "+faststart", "-an", tmp,
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "rawvideo",
+    "-pix_fmt",
+    "yuv420p",
+    "-s",
+    `${width}x${height}`,
+    "-r",
+    String(spec.fps),
+    "-i",
+    "pipe:0",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "20",
+    "-pix_fmt",
+    "yuv420p",
+    "-threads",
+    "1",
+    "-g",
+    String(spec.fps * 2),
+    "-movflags",
+    "+faststart",
+    "-an",
+    tmp,
   ];
   const { command, args: wrapped } = diesWithParent(ffmpegPath, args);
   const child = spawn(command, wrapped, { stdio: ["pipe", "ignore", "pipe"] });
@@ -64,7 +95,10 @@ export async function renderIdleClip(renderer: FaceRenderer, spec: IdleClipSpec,
   child.stdin!.on("error", () => {}); // ffmpeg gone: its exit status says why
   // Set once ffmpeg is gone: a full pipe then never drains, so the frames stop.
   let ended = false;
-  const gone = exited.then(() => void (ended = true), () => void (ended = true));
+  const gone = exited.then(
+    () => void (ended = true),
+    () => void (ended = true),
+  );
   // The clip is the tone's resting face: the seed is fixed per avatar, so a rebuild gives the same loop.
   const idle = new IdleAnimator({ fps: spec.fps, seed: spec.seed, motion: spec.motion });
   const base = restFrame(spec.tone);

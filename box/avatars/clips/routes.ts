@@ -19,7 +19,14 @@ export interface ClipRouteDeps {
 }
 
 const Nested = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }) });
-const ClipRow = Type.Object({ tone: Type.String(), state: Type.String(), variant_id: Type.String(), duration_s: Type.Number(), updated_at: Type.Integer(), detail: Type.String() });
+const ClipRow = Type.Object({
+  tone: Type.String(),
+  state: Type.String(),
+  variant_id: Type.String(),
+  duration_s: Type.Number(),
+  updated_at: Type.Integer(),
+  detail: Type.String(),
+});
 
 export function clipRoutes(d: ClipRouteDeps): RouteDef[] {
   const find = (principal: Principal, raw: unknown): ClipTarget => {
@@ -47,7 +54,15 @@ export function clipRoutes(d: ClipRouteDeps): RouteDef[] {
       summary: "Queue the idle clip of one tone (202 generating)",
       envelope: "nested",
       body: Type.Object({ avatar: Type.String(), tone: Type.String() }),
-      responses: { 202: Type.Object({ avatar: Type.String(), tone: Type.String(), variant_id: Type.String(), state: Type.Literal("generating") }), 400: Nested, 403: Nested, 404: Nested, 409: Nested, 501: Nested, 503: Nested },
+      responses: {
+        202: Type.Object({ avatar: Type.String(), tone: Type.String(), variant_id: Type.String(), state: Type.Literal("generating") }),
+        400: Nested,
+        403: Nested,
+        404: Nested,
+        409: Nested,
+        501: Nested,
+        503: Nested,
+      },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 16 * 1024, envelope: "nested" });
         const t = find(principal, body.avatar);
@@ -66,9 +81,16 @@ export function clipRoutes(d: ClipRouteDeps): RouteDef[] {
         const t = find(principal, query.get("avatar"));
         const tone = d.clips.tone(t, query.get("tone") || d.defaultTone);
         const file = d.clips.file(t, tone);
-        if (!file) throw new ApiError(404, "clip_not_found", `The ${tone} clip of "${t.avatarId}" has not been generated; request it with POST /api/avatar/clips/retry.`);
+        if (!file)
+          throw new ApiError(
+            404,
+            "clip_not_found",
+            `The ${tone} clip of "${t.avatarId}" has not been generated; request it with POST /api/avatar/clips/retry.`,
+          );
         // A clip is a few hundred kilobytes: read whole, so a rebuild renaming it meanwhile cannot cut it.
-        return new Response(await readFile(file.path), { headers: { "content-type": "video/mp4", "content-length": String(file.bytes), "cache-control": "private, max-age=300" } });
+        return new Response(await readFile(file.path), {
+          headers: { "content-type": "video/mp4", "content-length": String(file.bytes), "cache-control": "private, max-age=300" },
+        });
       },
     }),
   ];

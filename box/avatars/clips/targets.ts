@@ -17,7 +17,14 @@ export function clipTargets(registry: AvatarRegistry, dataDir: string, records: 
   return (subject: string, avatarId: string): ClipTarget | null => {
     const stock = registry.resolveFor(null, avatarId);
     if (stock) {
-      return { avatarId, dir: join(dataDir, "clips", "stock", avatarId), tones: TONES, face: () => stock.face, motion: 1, consent: async () => "ok" };
+      return {
+        avatarId,
+        dir: join(dataDir, "clips", "stock", avatarId),
+        tones: TONES,
+        face: () => stock.face,
+        motion: 1,
+        consent: async () => "ok",
+      };
     }
     const own = registry.own;
     const entry = own?.get(subject, avatarId);
@@ -48,13 +55,17 @@ export function clipTargets(registry: AvatarRegistry, dataDir: string, records: 
 export function clipDirs(dataDir: string): string[] {
   const sub = (dir: string, ok: RegExp) => {
     try {
-      return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && ok.test(d.name)).map((d) => join(dir, d.name));
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && ok.test(d.name))
+        .map((d) => join(dir, d.name));
     } catch {
       return [];
     }
   };
   const stock = sub(join(dataDir, "clips", "stock"), /^[^.]/);
   // The own-avatar store's layout: <dataDir>/avatars/<owner-dir>/<avatar_id>/clips.
-  const own = sub(join(dataDir, "avatars"), OWNER_DIR).flatMap((o) => sub(o, SAFE_ID)).map((d) => join(d, "clips"));
+  const own = sub(join(dataDir, "avatars"), OWNER_DIR)
+    .flatMap((o) => sub(o, SAFE_ID))
+    .map((d) => join(d, "clips"));
   return [...stock, ...own];
 }

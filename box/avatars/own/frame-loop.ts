@@ -50,7 +50,8 @@ export class FrameLoop implements FrameSource {
     if (this.loading) return this.loading;
     const attempt: Promise<void> = this.read().then((bytes) => {
       const frameBytes = (this.size * this.size * 3) / 2;
-      if (bytes.length !== this.count * frameBytes) throw new Error(`loop frames are ${bytes.length} bytes, expected ${this.count} x ${frameBytes}`);
+      if (bytes.length !== this.count * frameBytes)
+        throw new Error(`loop frames are ${bytes.length} bytes, expected ${this.count} x ${frameBytes}`);
       // Released (or reloaded) while reading: keep nothing.
       if (this.loading !== attempt || this.holders === 0) return;
       const palette = this.still.palette ?? sampleMouthPalette(this.still.i420, this.size, this.size, this.still.anchors);

@@ -28,7 +28,17 @@ describe("avatarIdFromFilename", () => {
   });
 
   it("always answers a safe id, bounded in length", () => {
-    for (const name of ["a".repeat(500) + ".png", "--.png", "....", "/", "\u0000evil.png", "x\u202e.png", "🙂🙂.jpg", "CON.png", "a..b.png"]) {
+    for (const name of [
+      "a".repeat(500) + ".png",
+      "--.png",
+      "....",
+      "/",
+      "\u0000evil.png",
+      "x\u202e.png",
+      "🙂🙂.jpg",
+      "CON.png",
+      "a..b.png",
+    ]) {
       const id = avatarIdFromFilename(name);
       expect(id, name).toMatch(SAFE_ID);
       expect(id.length).toBeLessThanOrEqual(64);
@@ -39,7 +49,8 @@ describe("avatarIdFromFilename", () => {
 describe("explicitAvatarId and ownerDir", () => {
   it("takes a safe explicit id as given and refuses the rest", () => {
     expect(explicitAvatarId("presenter-1")).toBe("presenter-1");
-    for (const bad of ["../x", "A", "a__happy", "a--b", "-a", "a/b", "", "é", " x", "x ", "x\n", "\tx"]) expect(explicitAvatarId(bad), bad).toBeNull();
+    for (const bad of ["../x", "A", "a__happy", "a--b", "-a", "a/b", "", "é", " x", "x ", "x\n", "\tx"])
+      expect(explicitAvatarId(bad), bad).toBeNull();
   });
 
   it("makes an owner folder that holds no subject text", () => {

@@ -37,7 +37,13 @@ export async function intake(own: OwnAvatars, i: IntakeInput): Promise<IntakeRes
   const bad = (message: string) => new ApiError(400, "invalid_part", message, envelope);
   const family = familyOf(parsed.file.kind);
   const aiGenerated = declaredAiGenerated(parsed.fields.ai_generated);
-  const plan = planTones({ family, photoAvatar: i.photoAvatar, aiGenerated, tonesField: parsed.fields.tones, takeTones: parsed.takes.map((t) => t.tone) });
+  const plan = planTones({
+    family,
+    photoAvatar: i.photoAvatar,
+    aiGenerated,
+    tonesField: parsed.fields.tones,
+    takeTones: parsed.takes.map((t) => t.tone),
+  });
 
   // The build parameters: read (and so checked) only when tone builds are planned.
   let framing: string | null = null;
@@ -45,9 +51,11 @@ export async function intake(own: OwnAvatars, i: IntakeInput): Promise<IntakeRes
   let consent: string | null = null;
   if (plan.buildsPlanned) {
     framing = parsed.fields.framing?.trim().toLowerCase() || null;
-    if (framing && i.framings && !i.framings.includes(framing)) throw bad(`framing ${JSON.stringify(framing.slice(0, 40))} is not one this box knows; use one of: ${i.framings.join(", ")}.`);
+    if (framing && i.framings && !i.framings.includes(framing))
+      throw bad(`framing ${JSON.stringify(framing.slice(0, 40))} is not one this box knows; use one of: ${i.framings.join(", ")}.`);
     const g = parseGestureAmplitude(parsed.fields.gesture_amplitude);
-    if (g === "invalid") throw bad("gesture_amplitude must be a number from 0 to 2 (1 is the stock faces' motion) or one of none, low, medium, normal, high.");
+    if (g === "invalid")
+      throw bad("gesture_amplitude must be a number from 0 to 2 (1 is the stock faces' motion) or one of none, low, medium, normal, high.");
     gesture = g;
     consent = parsed.fields.consent_token?.trim() || null;
     if (consent && consent.length > CONSENT_MAX) throw bad(`consent_token is over ${CONSENT_MAX} characters.`);
@@ -69,7 +77,13 @@ export async function intake(own: OwnAvatars, i: IntakeInput): Promise<IntakeRes
       const from = join(staging, "takes", name);
       await writeFile(from, t.file.bytes);
       const info = await probed(from, `The take take__${t.tone}${t.n ? `__${t.n}` : ""}`, envelope);
-      takes.push({ tone: t.tone, n: t.n, file: `takes/${name}`, bytes: t.file.bytes.length, duration_s: Math.round(info.durationS * 100) / 100 });
+      takes.push({
+        tone: t.tone,
+        n: t.n,
+        file: `takes/${name}`,
+        bytes: t.file.bytes.length,
+        duration_s: Math.round(info.durationS * 100) / 100,
+      });
       stagedTakes.push({ from, name });
     }
     const sha = sha256Hex(parsed.file.bytes);

@@ -21,7 +21,13 @@ export const BuildEntry = Type.Object({
 });
 export type BuildEntry = Static<typeof BuildEntry>;
 
-export const Take = Type.Object({ tone: Type.String(), n: Type.Integer(), file: Type.String(), bytes: Type.Integer(), duration_s: Type.Number() });
+export const Take = Type.Object({
+  tone: Type.String(),
+  n: Type.Integer(),
+  file: Type.String(),
+  bytes: Type.Integer(),
+  duration_s: Type.Number(),
+});
 export type Take = Static<typeof Take>;
 
 export const OwnManifest = Type.Object({

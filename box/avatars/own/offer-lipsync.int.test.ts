@@ -45,7 +45,11 @@ beforeAll(async () => {
   f.append("tones", "neutral");
   expect((await fetch(box.url + "/api/avatar", { method: "POST", headers: H, body: f })).status).toBe(200);
   const deadline = Date.now() + 90_000;
-  while (!((await (await fetch(box.url + "/api/avatars", { headers: H })).json()) as { groups: { id: string }[] }).groups.some((g) => g.id === "lena")) {
+  while (
+    !((await (await fetch(box.url + "/api/avatars", { headers: H })).json()) as { groups: { id: string }[] }).groups.some(
+      (g) => g.id === "lena",
+    )
+  ) {
     if (Date.now() > deadline) throw new Error("the photo avatar never became ready");
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -60,14 +64,25 @@ afterAll(async () => {
 
 describe("/offer on a photo avatar", () => {
   it("the mouth opens with the audio and rests in its pause", async () => {
-    const anchors = JSON.parse(readFileSync(join(box.dataDir, "avatars", ownerDir(`key:${sha256Hex(KEY)}`), "lena", "face.json"), "utf8")).anchors;
+    const anchors = JSON.parse(
+      readFileSync(join(box.dataDir, "avatars", ownerDir(`key:${sha256Hex(KEY)}`), "lena", "face.json"), "utf8"),
+    ).anchors;
     const m = anchors.mouth as { x: number; y: number; width: number };
     // The inner mouth: between the corners, a band around the seam where the cavity shows.
-    const inner = { x: Math.round(m.x - m.width * 0.3), y: Math.round(m.y - m.width * 0.1), width: Math.round(m.width * 0.6), height: Math.max(2, Math.round(m.width * 0.35)) };
+    const inner = {
+      x: Math.round(m.x - m.width * 0.3),
+      y: Math.round(m.y - m.width * 0.1),
+      width: Math.round(m.width * 0.6),
+      height: Math.max(2, Math.round(m.width * 0.35)),
+    };
     const media = new WrtcClient(400);
     try {
       await media.connect(async (offer) => {
-        const r = await fetch(box.url + "/offer", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify({ ...offer, avatar: "lena", audio: "two-sentences.wav", tone: "neutral" }) });
+        const r = await fetch(box.url + "/offer", {
+          method: "POST",
+          headers: { ...H, "content-type": "application/json" },
+          body: JSON.stringify({ ...offer, avatar: "lena", audio: "two-sentences.wav", tone: "neutral" }),
+        });
         expect(r.status).toBe(200);
         const body = (await r.json()) as { sdp: string; type: string; avatar: string; transcript: string };
         expect(body).toMatchObject({ avatar: "lena", transcript: "" });
@@ -76,7 +91,11 @@ describe("/offer on a photo avatar", () => {
       await media.waitForFirstFrame(20_000);
       const loud = await media.until(() => media.audio.find((c) => c.rms > 800), 20_000, "speech at the client");
       // Wait for the whole clip: the first sentence, the pause, and the second.
-      await media.until(() => media.audio.some((c) => c.at > loud.at + 4000 && c.rms > 800) && media.audio.at(-1)!.at > loud.at + 7000, 30_000, "the second sentence");
+      await media.until(
+        () => media.audio.some((c) => c.at > loud.at + 4000 && c.rms > 800) && media.audio.at(-1)!.at > loud.at + 7000,
+        30_000,
+        "the second sentence",
+      );
 
       // Where was it loud, where quiet (100 ms windows of the received audio)?
       const level = (t: number) => {
@@ -88,14 +107,16 @@ describe("/offer on a photo avatar", () => {
       const lumaOf = (f: ReceivedFrame) => {
         const mean = meanLuma(f, inner);
         let sq = 0;
-        for (let y = inner.y; y < inner.y + inner.height; y++) for (let x = inner.x; x < inner.x + inner.width; x++) sq += (f.data[y * f.width + x] - mean) ** 2;
+        for (let y = inner.y; y < inner.y + inner.height; y++)
+          for (let x = inner.x; x < inner.x + inner.width; x++) sq += (f.data[y * f.width + x] - mean) ** 2;
         return Math.sqrt(sq / (inner.width * inner.height));
       };
       // The face at rest: its preview still (a PNG of the prepared face), as luma.
       const png = new Uint8Array(await (await fetch(box.url + "/api/avatar/preview?avatar=lena", { headers: H })).arrayBuffer());
       const { data: rgb, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
       const still = new Uint8Array(info.width * info.height);
-      for (let i = 0; i < still.length; i++) still[i] = Math.round(16 + (65.481 * rgb[i * 3] + 128.553 * rgb[i * 3 + 1] + 24.966 * rgb[i * 3 + 2]) / 255);
+      for (let i = 0; i < still.length; i++)
+        still[i] = Math.round(16 + (65.481 * rgb[i * 3] + 128.553 * rgb[i * 3 + 1] + 24.966 * rgb[i * 3 + 2]) / 255);
       const rest = lumaOf({ at: 0, width: info.width, height: info.height, data: still });
       // The longest quiet stretch after the first speech is the pause.
       let best = { from: 0, to: 0 };
@@ -125,7 +146,6 @@ describe("/offer on a photo avatar", () => {
       const restingInPause = inPause.filter((f) => Math.abs(lumaOf(f) - rest) < 5).length / inPause.length;
       expect(opened).toBeGreaterThan(0.4);
       expect(restingInPause).toBeGreaterThan(0.8);
-
     } finally {
       media.close();
     }

@@ -49,7 +49,11 @@ function upload(key: string, parts: Part[], path = "/api/avatar"): Promise<Answe
 }
 
 /** Polls GET /api/avatars until `avatar` has left `preparing`; answers its last journal line. */
-async function settled(key: string, avatar: string, timeoutMs = 60_000): Promise<{ avatars: Record<string, any>; last: Record<string, any> }> {
+async function settled(
+  key: string,
+  avatar: string,
+  timeoutMs = 60_000,
+): Promise<{ avatars: Record<string, any>; last: Record<string, any> }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { json } = await send(key, "GET", "/api/avatars");
@@ -79,18 +83,41 @@ afterAll(async () => {
 
 describe("an uploaded photograph", () => {
   it("goes preparing → ready and shows beside the stock faces, to its uploader only", async () => {
-    const up = await upload(A, [["file", [PHOTO, "Sample Two.jpg"]], ["tones", "happy,angry"]]);
+    const up = await upload(A, [
+      ["file", [PHOTO, "Sample Two.jpg"]],
+      ["tones", "happy,angry"],
+    ]);
     expect(up.status).toBe(200);
-    expect(up.json).toEqual({ avatar: "sample-two", status: "preparing", tones: ["neutral", "happy"], note: expect.stringMatching(/angry/), active: "stock-ava" });
+    expect(up.json).toEqual({
+      avatar: "sample-two",
+      status: "preparing",
+      tones: ["neutral", "happy"],
+      note: expect.stringMatching(/angry/),
+      active: "stock-ava",
+    });
     const { avatars, last } = await settled(A, "sample-two");
     expect(last).toMatchObject({ state: "ready" });
-    expect(avatars.groups.find((g: any) => g.id === "sample-two")).toMatchObject({ stock: false, variants: ["sample-two", "sample-two__happy"], preview: "sample-two" });
+    expect(avatars.groups.find((g: any) => g.id === "sample-two")).toMatchObject({
+      stock: false,
+      variants: ["sample-two", "sample-two__happy"],
+      preview: "sample-two",
+    });
     expect(avatars.groups.filter((g: any) => g.stock)).toHaveLength(3);
     const theirs = await send(B, "GET", "/api/avatars");
     expect(JSON.stringify(theirs.json)).not.toContain("sample-two");
 
     const videos = (await send(A, "GET", "/api/videos")).json;
-    expect(videos.videos.find((v: any) => v.id === "sample-two")).toEqual({ id: "sample-two", status: "ready", kind: "photo", bytes: PHOTO.length, identity: "sample-two", emotion: "neutral", active: false, deletable: true, registry_note: null });
+    expect(videos.videos.find((v: any) => v.id === "sample-two")).toEqual({
+      id: "sample-two",
+      status: "ready",
+      kind: "photo",
+      bytes: PHOTO.length,
+      identity: "sample-two",
+      emotion: "neutral",
+      active: false,
+      deletable: true,
+      registry_note: null,
+    });
     const preview = await send(A, "GET", "/api/avatar/preview?avatar=sample-two__happy");
     expect(preview.status).toBe(200);
     expect(preview.type).toBe("image/png");
@@ -151,29 +178,68 @@ describe("preparation that fails, and videos", () => {
   });
 
   it("a video without takes or ai_generated: the base idle face alone, looping the video's own frames", async () => {
-    const mp4 = ffmpeg(["-loop", "1", "-i", new URL("sample3.jpg", DEMO).pathname, "-t", "2", "-r", "10", "-vf", "scale=480:-2,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast"], join(work, "clip.mp4"));
-    const up = await upload(A, [["file", [mp4, "clip.mp4"]], ["tones", "happy"], ["framing", "not read"], ["gesture_amplitude", "not read"]]);
+    const mp4 = ffmpeg(
+      [
+        "-loop",
+        "1",
+        "-i",
+        new URL("sample3.jpg", DEMO).pathname,
+        "-t",
+        "2",
+        "-r",
+        "10",
+        "-vf",
+        "scale=480:-2,format=yuv420p",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "ultrafast",
+      ],
+      join(work, "clip.mp4"),
+    );
+    const up = await upload(A, [
+      ["file", [mp4, "clip.mp4"]],
+      ["tones", "happy"],
+      ["framing", "not read"],
+      ["gesture_amplitude", "not read"],
+    ]);
     expect(up.status).toBe(200);
     expect(up.json).toMatchObject({ avatar: "clip", tones: ["neutral"], note: expect.stringMatching(/take__<tone>/) });
     const { last, avatars } = await settled(A, "clip");
     expect(last.state).toBe("ready");
     expect(avatars.groups.find((g: any) => g.id === "clip")).toMatchObject({ variants: ["clip"], stock: false });
-    expect((await send(A, "GET", "/api/videos")).json.videos.find((v: any) => v.id === "clip")).toMatchObject({ kind: "video", bytes: mp4.length });
+    expect((await send(A, "GET", "/api/videos")).json.videos.find((v: any) => v.id === "clip")).toMatchObject({
+      kind: "video",
+      bytes: mp4.length,
+    });
     const folder = join(dataDir, "avatars", ownerDir(`key:${sha256Hex(A)}`), "clip");
     expect(readdirSync(folder)).toEqual(expect.arrayContaining(["loop.i420", "loop.json", "face.i420"]));
   });
 
   it("photo_avatar.create refuses a video without the ai_generated declaration", async () => {
     const mp4 = new Uint8Array(readFileSync(join(work, "clip.mp4")));
-    const r = await upload(A, [["file", [mp4, "v.mp4"]], ["avatar_id", "v"]], "/v1/photo_avatar.create");
-    expect(r).toMatchObject({ status: 400, json: { error: { code: "ai_generated_required", message: expect.stringMatching(/ai_generated=true/) } } });
+    const r = await upload(
+      A,
+      [
+        ["file", [mp4, "v.mp4"]],
+        ["avatar_id", "v"],
+      ],
+      "/v1/photo_avatar.create",
+    );
+    expect(r).toMatchObject({
+      status: 400,
+      json: { error: { code: "ai_generated_required", message: expect.stringMatching(/ai_generated=true/) } },
+    });
   });
 });
 
 describe("bad input", () => {
   it("is refused with 400 or 413 and a readable message, and nothing lands outside the avatars folder", async () => {
     const audioOnly = ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac"], join(work, "sound.mp4"));
-    const tenMinutes = ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=64x64:r=1", "-t", "600", "-c:v", "libx264", "-preset", "ultrafast"], join(work, "long.mp4"));
+    const tenMinutes = ffmpeg(
+      ["-f", "lavfi", "-i", "color=c=gray:s=64x64:r=1", "-t", "600", "-c:v", "libx264", "-preset", "ultrafast"],
+      join(work, "long.mp4"),
+    );
     const bomb = encodePng(new Uint8Array(4 * 4 * 4), 4, 4);
     new DataView(bomb.buffer).setUint32(16, 20000);
     new DataView(bomb.buffer).setUint32(20, 20000);
@@ -184,8 +250,22 @@ describe("bad input", () => {
       [[["file", [bomb, "huge.png"]]], 400, /20000x20000/],
       [[["file", [PHOTO.subarray(0, 20_000), "cut.jpg"]]], 400, /truncated/],
       [[["file", [PHOTO, "x.gif"]]], 400, /must end/],
-      [[["file", [PHOTO, "me.jpg"]], ["mood", "sunny"]], 400, /Unknown part "mood"/],
-      [[["file", [PHOTO, "me.jpg"]], ["take__happy", [PHOTO, "take.jpg"]]], 400, /\.webm \.mp4 \.mov \.mkv/],
+      [
+        [
+          ["file", [PHOTO, "me.jpg"]],
+          ["mood", "sunny"],
+        ],
+        400,
+        /Unknown part "mood"/,
+      ],
+      [
+        [
+          ["file", [PHOTO, "me.jpg"]],
+          ["take__happy", [PHOTO, "take.jpg"]],
+        ],
+        400,
+        /\.webm \.mp4 \.mov \.mkv/,
+      ],
       [[["photo", [PHOTO, "me.jpg"]]], 400, /Unknown part "photo"/],
     ];
     for (const [parts, status, message] of cases) {
@@ -193,15 +273,23 @@ describe("bad input", () => {
       expect(r.status, String(message)).toBe(status);
       expect(r.json.error, String(message)).toMatch(message);
     }
-    const big = await upload(A, [["file", [new Uint8Array(51 * 1024 * 1024), "big.png"]]]).catch((e: Error) => ({ status: -1, json: { error: e.message } }) as unknown as Answer);
+    const big = await upload(A, [["file", [new Uint8Array(51 * 1024 * 1024), "big.png"]]]).catch(
+      (e: Error) => ({ status: -1, json: { error: e.message } }) as unknown as Answer,
+    );
     expect([big.status, big.json.code]).toEqual([413, "body_too_large"]);
     for (const name of ["../x.png", "a/b.jpg", ".png", "ßüñ.jpg"]) {
-      const r = await upload(A, [["file", [PHOTO, name]], ["tones", "neutral"]]);
+      const r = await upload(A, [
+        ["file", [PHOTO, name]],
+        ["tones", "neutral"],
+      ]);
       expect(r.status, name).toBe(200);
       expect(r.json.avatar, name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     }
-    expect(existsSync(join(dataDir, "x.png")) || existsSync(join(dataDir, "avatars", "x.png")) || existsSync(join(work, "x.png"))).toBe(false);
-    for (const entry of readdirSync(dataDir)) expect(["avatars", "audio", "transcripts", "box.db", "box.db-wal", "box.db-shm", "box-secret"]).toContain(entry);
+    expect(existsSync(join(dataDir, "x.png")) || existsSync(join(dataDir, "avatars", "x.png")) || existsSync(join(work, "x.png"))).toBe(
+      false,
+    );
+    for (const entry of readdirSync(dataDir))
+      expect(["avatars", "audio", "transcripts", "box.db", "box.db-wal", "box.db-shm", "box-secret"]).toContain(entry);
   });
 });
 

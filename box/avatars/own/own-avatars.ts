@@ -93,7 +93,11 @@ export class OwnAvatars {
     const own = new OwnAvatars(opts);
     await own.store.sweep();
     if (opts.records) {
-      const done = await drainEraseOrders(opts.records, (o) => own.store.remove(o.subject, o.avatarId), (o, err) => log("error", "erase order not drained", { order: o.id, error: String(err) })).catch((err) => {
+      const done = await drainEraseOrders(
+        opts.records,
+        (o) => own.store.remove(o.subject, o.avatarId),
+        (o, err) => log("error", "erase order not drained", { order: o.id, error: String(err) }),
+      ).catch((err) => {
         log("error", "erase orders could not be read", { error: String(err) });
         return [];
       });
@@ -135,7 +139,10 @@ export class OwnAvatars {
   /** The caller's avatars, oldest first. */
   of(subject: string): OwnEntry[] {
     const dir = ownerDir(subject);
-    return [...this.entries.entries()].filter(([k]) => k.startsWith(dir + "/")).map(([, e]) => e).sort((a, b) => a.manifest.created_at - b.manifest.created_at || a.manifest.avatar_id.localeCompare(b.manifest.avatar_id));
+    return [...this.entries.entries()]
+      .filter(([k]) => k.startsWith(dir + "/"))
+      .map(([, e]) => e)
+      .sort((a, b) => a.manifest.created_at - b.manifest.created_at || a.manifest.avatar_id.localeCompare(b.manifest.avatar_id));
   }
 
   busy(subject: string, id: string): "intake" | "running" | "waiting" | null {
@@ -148,9 +155,18 @@ export class OwnAvatars {
   /** Claims an id for an upload's checks; released by `commit` or `release`. */
   claim(subject: string, id: string): void {
     const busy = this.busy(subject, id);
-    if (busy) throw new ApiError(409, "avatar_preparing", `The avatar "${id}" is still being prepared from an earlier upload; upload again once it is ready or failed.`);
+    if (busy)
+      throw new ApiError(
+        409,
+        "avatar_preparing",
+        `The avatar "${id}" is still being prepared from an earlier upload; upload again once it is ready or failed.`,
+      );
     if (this.queue.waitingCount + this.intake.size >= this.queue.capacity) {
-      throw new ApiError(409, "preparation_queue_full", `${this.queue.waitingCount} avatars are already waiting to be prepared on this box; try again when one is ready.`);
+      throw new ApiError(
+        409,
+        "preparation_queue_full",
+        `${this.queue.waitingCount} avatars are already waiting to be prepared on this box; try again when one is ready.`,
+      );
     }
     this.intake.add(keyOf(subject, id));
   }
@@ -184,7 +200,10 @@ export class OwnAvatars {
 
   private journalAll(m: OwnManifest, state: string, detail: string): void {
     const at = this.now();
-    journal(m, m.tones.map((tone) => ({ tone, variant_id: variantId(m.avatar_id, tone as Tone), kind: "face", state, at, detail })));
+    journal(
+      m,
+      m.tones.map((tone) => ({ tone, variant_id: variantId(m.avatar_id, tone as Tone), kind: "face", state, at, detail })),
+    );
   }
 
   /** The queue's job: source → prepared face → `ready`; any failure → `failed`, nothing half-ready. */
@@ -199,14 +218,23 @@ export class OwnAvatars {
       const sha = sha256Hex(bytes);
       if (sha !== m.sha256) m.sha256 = sha; // the file on the volume is the truth
       const framing = m.builds_planned && m.framing ? { framing: m.framing } : {};
-      const r = m.source_kind === "video" ? await this.prepareVideoLoops(m, framing.framing) : await this.opts.preparePhoto(bytes, { size: this.opts.size, ...framing });
+      const r =
+        m.source_kind === "video"
+          ? await this.prepareVideoLoops(m, framing.framing)
+          : await this.opts.preparePhoto(bytes, { size: this.opts.size, ...framing });
       const size = this.opts.size;
       if (r.face.width !== size || r.face.height !== size || r.face.i420.length !== (size * size * 3) / 2) {
         throw new Error(`the preparer returned a ${r.face.width}x${r.face.height} face for a ${size}x${size} video`);
       }
       const preview = await this.opts.renderStill(r.face, "neutral");
       if (this.entries.get(key) !== entry) return; // deleted meanwhile
-      await this.store.savePrepared(m.owner, m.avatar_id, r.face, { landmarks: r.landmarks, faces_found: r.facesFound, detail: r.detail }, preview);
+      await this.store.savePrepared(
+        m.owner,
+        m.avatar_id,
+        r.face,
+        { landmarks: r.landmarks, faces_found: r.facesFound, detail: r.detail },
+        preview,
+      );
       const loops = m.source_kind === "video" ? await this.loadLoops(m, r.face) : null;
       if (m.source_kind === "video" && !loops) throw new Error("the prepared loop could not be read back from the volume");
       m.state = "ready";
@@ -245,7 +273,10 @@ export class OwnAvatars {
     const loopOf = async (file: string) => {
       const path = this.store.fileIn(m, file);
       const info = await probeVideo(path);
-      return prepare({ path, demuxer: info.demuxer, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS }, { size: this.opts.size, framing });
+      return prepare(
+        { path, demuxer: info.demuxer, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS },
+        { size: this.opts.size, framing },
+      );
     };
     const base = await loopOf(m.source_file);
     const notes = [base.detail.replace(/\.?$/, ".")];
@@ -266,7 +297,8 @@ export class OwnAvatars {
           why.push(`${name}: ${(err as Error).message}`);
         }
       }
-      if (why.length && !takeTones.includes(tone)) notes.push(`${tone}: no take could be used (${why.join(" ")}), so it plays the base video with the ${tone} resting expression.`);
+      if (why.length && !takeTones.includes(tone))
+        notes.push(`${tone}: no take could be used (${why.join(" ")}), so it plays the base video with the ${tone} resting expression.`);
     }
     await this.store.saveLoop(m.owner, m.avatar_id, null, base.frames, loopMeta(base, m.source_file, takeTones));
     return { face: base.face, facesFound: base.facesFound, landmarks: base.landmarks, detail: notes.join(" ") };
@@ -276,9 +308,16 @@ export class OwnAvatars {
   private async loadLoops(m: OwnManifest, still: PreparedFace): Promise<FrameSources | null> {
     const size = this.opts.size;
     const source = async (tone: string | null, meta: LoopMeta): Promise<FrameSource | null> => {
-      const first = tone === null ? still : await this.store.readLoopFrame(m.owner, m.avatar_id, tone, 0, meta.frame_bytes).then((i420) => i420 && { width: size, height: size, i420, anchors: anchorsFromVector(meta.anchors[0]) });
+      const first =
+        tone === null
+          ? still
+          : await this.store
+              .readLoopFrame(m.owner, m.avatar_id, tone, 0, meta.frame_bytes)
+              .then((i420) => i420 && { width: size, height: size, i420, anchors: anchorsFromVector(meta.anchors[0]) });
       if (!first) return null;
-      return new FrameLoop(meta.count, meta.anchors.map(anchorsFromVector), first, size, () => this.store.readLoopFrames(m.owner, m.avatar_id, tone));
+      return new FrameLoop(meta.count, meta.anchors.map(anchorsFromVector), first, size, () =>
+        this.store.readLoopFrames(m.owner, m.avatar_id, tone),
+      );
     };
     const baseMeta = await this.store.loadLoopMeta(m.owner, m.avatar_id, null, size);
     const base = baseMeta && (await source(null, baseMeta));
@@ -302,15 +341,27 @@ export class OwnAvatars {
     if (!entry) throw unknown(id);
     const key = keyOf(subject, id);
     if (this.intake.has(key) || this.queue.isRunning(key)) {
-      throw new ApiError(409, "avatar_preparing", `The avatar "${id}" is being prepared right now; delete it once it is ready or failed (usually seconds).`);
+      throw new ApiError(
+        409,
+        "avatar_preparing",
+        `The avatar "${id}" is being prepared right now; delete it once it is ready or failed (usually seconds).`,
+      );
     }
-    if (onScreen) throw new ApiError(409, "avatar_live", `The avatar "${id}" is on screen in the live session; disconnect (POST /disconnect) or switch avatar first.`);
+    if (onScreen)
+      throw new ApiError(
+        409,
+        "avatar_live",
+        `The avatar "${id}" is on screen in the live session; disconnect (POST /disconnect) or switch avatar first.`,
+      );
     this.queue.cancel(key);
     this.entries.delete(key);
     await this.store.remove(subject, id);
     this.changed(entry.manifest);
     const m = entry.manifest;
-    void this.observe({ ...m, state: "failed", detail: "Deleted from the box (POST /api/avatar/delete); the prepared face and its media are gone." }, false);
+    void this.observe(
+      { ...m, state: "failed", detail: "Deleted from the box (POST /api/avatar/delete); the prepared face and its media are gone." },
+      false,
+    );
   }
 
   /** Writes the library observation; the shared database being down never fails the avatar. */
@@ -325,7 +376,18 @@ export class OwnAvatars {
       const owner = this.opts.ownerOf ? await this.opts.ownerOf(m.owner) : undefined;
       // Until an upload is listed, an erase order for its id was made from the upload it replaced.
       const replacesErased = this.unlisted.has(m);
-      const r = await records.observe({ subject: m.owner, avatarId: m.avatar_id, ...(owner !== undefined ? { owner } : {}), name: m.name, sourceKind: m.source_kind, state: m.state, detail: m.detail, consentId, upload: upload || replacesErased, replacesErased });
+      const r = await records.observe({
+        subject: m.owner,
+        avatarId: m.avatar_id,
+        ...(owner !== undefined ? { owner } : {}),
+        name: m.name,
+        sourceKind: m.source_kind,
+        state: m.state,
+        detail: m.detail,
+        consentId,
+        upload: upload || replacesErased,
+        replacesErased,
+      });
       if (r === "written") this.unlisted.delete(m);
       else log("warn", "observation not written: an erase order for this avatar is pending", { avatar: m.avatar_id });
     } catch (err) {

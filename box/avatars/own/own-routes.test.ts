@@ -79,7 +79,11 @@ async function call(r: Rig, key: string, method: string, path: string, body?: Fo
   else if (body) (init.body = JSON.stringify(body)), ((init.headers as Record<string, string>)["content-type"] = "application/json");
   const res = await r.app.handle(new Request(`http://localhost${path}`, init));
   const type = res.headers.get("content-type") ?? "";
-  return { status: res.status, json: type.includes("json") ? ((await res.json()) as Record<string, any>) : null, bytes: type.includes("json") ? null : new Uint8Array(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    json: type.includes("json") ? ((await res.json()) as Record<string, any>) : null,
+    bytes: type.includes("json") ? null : new Uint8Array(await res.arrayBuffer()),
+  };
 }
 
 describe("own avatars on the route table", () => {
@@ -87,13 +91,21 @@ describe("own avatars on the route table", () => {
   beforeAll(async () => (r = await rig(mkdtempSync(join(tmpdir(), "own-routes-")))));
 
   it("uploads, prepares off the request, and shows the face to its uploader only", async () => {
-    const up = await upload(r, A, [["file", [JPG, "Me.jpg"]], ["tones", "happy,cheerful"]]);
+    const up = await upload(r, A, [
+      ["file", [JPG, "Me.jpg"]],
+      ["tones", "happy,cheerful"],
+    ]);
     expect(up.status).toBe(200);
     expect(up.json).toMatchObject({ avatar: "me", status: "preparing", tones: ["neutral", "happy"], active: "stock-ava" });
     expect(up.json!.note).toMatch(/cheerful/);
     await r.own.queue.idle();
     const mine = (await call(r, A, "GET", "/api/avatars")).json!;
-    expect(mine.groups.find((g: any) => g.id === "me")).toMatchObject({ stock: false, variants: ["me", "me__happy"], tones: ["neutral", "happy"], preview: "me" });
+    expect(mine.groups.find((g: any) => g.id === "me")).toMatchObject({
+      stock: false,
+      variants: ["me", "me__happy"],
+      tones: ["neutral", "happy"],
+      preview: "me",
+    });
     expect(mine.avatars).toContain("me__happy");
     expect(mine.preparing).toEqual([]);
     expect(mine.builds.me.map((b: any) => b.state)).toEqual(["queued", "queued", "preparing", "preparing", "ready", "ready"]);
@@ -101,7 +113,15 @@ describe("own avatars on the route table", () => {
     expect(theirs.groups.map((g: any) => g.id)).not.toContain("me");
     expect(theirs.builds).toEqual({});
     const vids = (await call(r, A, "GET", "/api/videos")).json!.videos;
-    expect(vids.find((v: any) => v.id === "me__happy")).toMatchObject({ status: "ready", kind: "photo", bytes: JPG.length, identity: "me", emotion: "happy", deletable: true, registry_note: null });
+    expect(vids.find((v: any) => v.id === "me__happy")).toMatchObject({
+      status: "ready",
+      kind: "photo",
+      bytes: JPG.length,
+      identity: "me",
+      emotion: "happy",
+      deletable: true,
+      registry_note: null,
+    });
     expect(vids.find((v: any) => v.id === "stock-ava")).toMatchObject({ bytes: null, deletable: false });
     expect((await call(r, B, "GET", "/api/videos")).json!.videos.some((v: any) => v.identity === "me")).toBe(false);
   });
@@ -195,13 +215,33 @@ describe("own avatars on the route table", () => {
   });
 
   it("reads framing and gesture_amplitude only when tone builds are planned", async () => {
-    const bad = await upload(r, A, [["file", [JPG, "f.jpg"]], ["framing", "panorama"]]);
+    const bad = await upload(r, A, [
+      ["file", [JPG, "f.jpg"]],
+      ["framing", "panorama"],
+    ]);
     expect([bad.status, bad.json!.error]).toEqual([400, expect.stringMatching(/head, face, bust/)]);
-    expect((await upload(r, A, [["file", [JPG, "f.jpg"]], ["gesture_amplitude", "wild"]])).status).toBe(400);
-    const ok = await upload(r, A, [["file", [JPG, "f.jpg"]], ["framing", "Bust"], ["gesture_amplitude", "0.5"], ["consent_token", "c1"]]);
+    expect(
+      (
+        await upload(r, A, [
+          ["file", [JPG, "f.jpg"]],
+          ["gesture_amplitude", "wild"],
+        ])
+      ).status,
+    ).toBe(400);
+    const ok = await upload(r, A, [
+      ["file", [JPG, "f.jpg"]],
+      ["framing", "Bust"],
+      ["gesture_amplitude", "0.5"],
+      ["consent_token", "c1"],
+    ]);
     expect(ok.status).toBe(200);
     await r.own.queue.idle();
-    expect(r.own.get(subj(A), "f")!.manifest).toMatchObject({ framing: "bust", gesture_amplitude: 0.5, consent_token: "c1", builds_planned: true });
+    expect(r.own.get(subj(A), "f")!.manifest).toMatchObject({
+      framing: "bust",
+      gesture_amplitude: 0.5,
+      consent_token: "c1",
+      builds_planned: true,
+    });
     expect(r.registry.resolveFor(subj(A), "f")!.gestureAmplitude).toBe(0.5);
   });
 
@@ -210,12 +250,36 @@ describe("own avatars on the route table", () => {
     expect(noId).toMatchObject({ status: 400, json: { error: { code: "missing_avatar_id", message: expect.any(String) } } });
     const noFile = await upload(r, A, [["avatar_id", "p"]], "/v1/photo_avatar.create");
     expect(noFile.json!.error.code).toBe("missing_file");
-    const stock = await upload(r, A, [["file", [JPG, "p.jpg"]], ["avatar_id", "stock-ava"]], "/v1/photo_avatar.create");
+    const stock = await upload(
+      r,
+      A,
+      [
+        ["file", [JPG, "p.jpg"]],
+        ["avatar_id", "stock-ava"],
+      ],
+      "/v1/photo_avatar.create",
+    );
     expect(stock.json!.error.code).toBe("invalid_avatar_id");
-    const made = await upload(r, A, [["file", [JPG, "whatever.jpg"]], ["avatar_id", "presenter"]], "/v1/photo_avatar.create");
+    const made = await upload(
+      r,
+      A,
+      [
+        ["file", [JPG, "whatever.jpg"]],
+        ["avatar_id", "presenter"],
+      ],
+      "/v1/photo_avatar.create",
+    );
     expect(made).toMatchObject({ status: 200, json: { data: { avatar_id: "presenter", clips: [] } } });
     expect(r.own.get(subj(A), "presenter")!.manifest.state).toBe("ready");
-    const failed = await upload(r, A, [["file", [NO_FACE, "x.png"]], ["avatar_id", "blank"]], "/v1/photo_avatar.create");
+    const failed = await upload(
+      r,
+      A,
+      [
+        ["file", [NO_FACE, "x.png"]],
+        ["avatar_id", "blank"],
+      ],
+      "/v1/photo_avatar.create",
+    );
     expect(failed).toMatchObject({ status: 400, json: { error: { code: "unusable_source", message: "No face was found in the photo." } } });
   });
 
@@ -236,7 +300,10 @@ describe("own avatars on the route table", () => {
     const names = ["../x.png", "a/b.jpg", ".png", "ünï çødé.jpg", "..\\..\\evil.jpg", "写真.jpg"];
     const ids: string[] = [];
     for (const n of names) {
-      const res = await upload(r, B, [["file", [JPG, n]], ["tones", "neutral"]]);
+      const res = await upload(r, B, [
+        ["file", [JPG, n]],
+        ["tones", "neutral"],
+      ]);
       expect(res.status, n).toBe(200);
       ids.push(res.json!.avatar);
     }
@@ -258,17 +325,35 @@ describe("BOX_PHOTO_AVATAR=off", () => {
   beforeAll(async () => (r = await rig(mkdtempSync(join(tmpdir(), "own-off-")), { photoAvatar: false })));
 
   it("answers every photo_avatar.create with 501 feature_disabled, nested", async () => {
-    for (const parts of [[], [["file", [JPG, "p.jpg"]], ["avatar_id", "p"]]] as [string, string | [Buffer, string]][][]) {
+    for (const parts of [
+      [],
+      [
+        ["file", [JPG, "p.jpg"]],
+        ["avatar_id", "p"],
+      ],
+    ] as [string, string | [Buffer, string]][][]) {
       const res = await upload(r, A, parts, "/v1/photo_avatar.create");
       expect(res).toMatchObject({ status: 501, json: { error: { code: "feature_disabled", message: expect.any(String) } } });
     }
   });
 
   it("still takes a photo upload: the base face alone, and the build parameters are never read", async () => {
-    const res = await upload(r, A, [["file", [JPG, "p.jpg"]], ["tones", "happy"], ["framing", "nonsense"], ["gesture_amplitude", "wild"], ["consent_token", "c"]]);
+    const res = await upload(r, A, [
+      ["file", [JPG, "p.jpg"]],
+      ["tones", "happy"],
+      ["framing", "nonsense"],
+      ["gesture_amplitude", "wild"],
+      ["consent_token", "c"],
+    ]);
     expect(res).toMatchObject({ status: 200, json: { tones: ["neutral"], note: expect.stringMatching(/off/) } });
     await r.own.queue.idle();
-    expect(r.own.get(subj(A), "p")!.manifest).toMatchObject({ state: "ready", framing: null, gesture_amplitude: null, consent_token: null, builds_planned: false });
+    expect(r.own.get(subj(A), "p")!.manifest).toMatchObject({
+      state: "ready",
+      framing: null,
+      gesture_amplitude: null,
+      consent_token: null,
+      builds_planned: false,
+    });
   });
 });
 
@@ -281,14 +366,30 @@ describe("shared records: observations and erase orders", () => {
   it("observes each state change, and drains an erase order at the next start", async () => {
     await migrateAvatarTables(client);
     const records = new SharedRecords(client, true, false);
-    await client.execute({ sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES (?, ?, ?, 'photo')", args: ["consent-1", bytesSha(JPG), 1] });
+    await client.execute({
+      sql: "INSERT INTO upload_attestations (consent_id, sha256, attested_at, source_kind) VALUES (?, ?, ?, 'photo')",
+      args: ["consent-1", bytesSha(JPG), 1],
+    });
     const r = await rig(join(dir, "box"), { records });
-    await upload(r, A, [["file", [JPG, "obs.jpg"]], ["consent_token", "consent-1"]]);
+    await upload(r, A, [
+      ["file", [JPG, "obs.jpg"]],
+      ["consent_token", "consent-1"],
+    ]);
     await r.own.queue.idle();
     await new Promise((res) => setTimeout(res, 50));
     const row = (await client.execute("SELECT subject, avatar_id, name, source_kind, state, consent_id FROM avatar_observations")).rows[0];
-    expect({ ...row }).toMatchObject({ subject: subj(A), avatar_id: "obs", name: "obs.jpg", source_kind: "photo", state: "ready", consent_id: "consent-1" });
-    await client.execute({ sql: "INSERT INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) VALUES (?, ?, NULL, 1)", args: [subj(A), "obs"] });
+    expect({ ...row }).toMatchObject({
+      subject: subj(A),
+      avatar_id: "obs",
+      name: "obs.jpg",
+      source_kind: "photo",
+      state: "ready",
+      consent_id: "consent-1",
+    });
+    await client.execute({
+      sql: "INSERT INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) VALUES (?, ?, NULL, 1)",
+      args: [subj(A), "obs"],
+    });
     const after = await rig(join(dir, "box"), { records });
     expect(after.own.get(subj(A), "obs")).toBeNull();
     expect(existsSync(join(dir, "box", "avatars", ownerDir(subj(A)), "obs"))).toBe(false);
@@ -300,9 +401,16 @@ describe("shared records: observations and erase orders", () => {
     const records = new SharedRecords(client, true, false);
     const box = join(dir, "box-reupload");
     const r = await rig(box, { records });
-    const row = async () => (await client.execute({ sql: "SELECT name, state FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] })).rows[0];
+    const row = async () =>
+      (
+        await client.execute({
+          sql: "SELECT name, state FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'",
+          args: [subj(A)],
+        })
+      ).rows[0];
     const until = async (what: string, ok: () => Promise<boolean>) => {
-      for (const deadline = Date.now() + 10_000; !(await ok()); await new Promise((res) => setTimeout(res, 20))) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      for (const deadline = Date.now() + 10_000; !(await ok()); await new Promise((res) => setTimeout(res, 20)))
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     };
     expect((await upload(r, A, [["file", [JPG, "again.jpg"]]])).status).toBe(200);
     await r.own.queue.idle();
@@ -312,15 +420,27 @@ describe("shared records: observations and erase orders", () => {
     writeFileSync(join(clips, "clip-happy.mp4"), "the old face's clip");
     // The portal's erasure (DELETE /auth/avatars/again): one order from the listed row, the row goes.
     await client.batch([
-      { sql: "INSERT OR IGNORE INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) SELECT subject, avatar_id, owner, 5 FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] },
+      {
+        sql: "INSERT OR IGNORE INTO avatar_erase_orders (subject, avatar_id, owner, ordered_at) SELECT subject, avatar_id, owner, 5 FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'",
+        args: [subj(A)],
+      },
       { sql: "DELETE FROM avatar_observations WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] },
     ]);
     // The same file name again, before the box restarts: a new avatar under the erased id.
-    expect((await upload(r, A, [["file", [JPG, "again.jpg"]], ["tones", "neutral"]])).status).toBe(200);
+    expect(
+      (
+        await upload(r, A, [
+          ["file", [JPG, "again.jpg"]],
+          ["tones", "neutral"],
+        ])
+      ).status,
+    ).toBe(200);
     await r.own.queue.idle();
     await until("the new upload to be listed", async () => (await row())?.state === "ready");
     expect(existsSync(clips)).toBe(false); // nothing of the erased face is left for its order
-    const orders = (await client.execute({ sql: "SELECT done_at FROM avatar_erase_orders WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] })).rows;
+    const orders = (
+      await client.execute({ sql: "SELECT done_at FROM avatar_erase_orders WHERE subject = ? AND avatar_id = 'again'", args: [subj(A)] })
+    ).rows;
     expect(orders.map((o) => o.done_at !== null)).toEqual([true]);
     const after = await rig(box, { records });
     expect(after.own.get(subj(A), "again")?.manifest).toMatchObject({ state: "ready", tones: ["neutral"] });

@@ -34,12 +34,52 @@ function ffmpeg(args: string[], out: string): Uint8Array {
 /** One person from sample6.jpg: a 640x860 window that pans 70 px left-right (4 s period) and 30 px up-down. */
 const PAN = { seconds: 4, x: (t: number) => 480 + 70 * Math.sin((2 * Math.PI * t) / 4) };
 const panVideo = () =>
-  ffmpeg(["-loop", "1", "-i", new URL("sample6.jpg", DEMO).pathname, "-t", String(PAN.seconds), "-r", "25", "-vf", "crop=640:860:x='480+70*sin(2*PI*t/4)':y='110+30*sin(2*PI*t/2)',scale=360:-2,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast"], join(work, "pan.mp4"));
+  ffmpeg(
+    [
+      "-loop",
+      "1",
+      "-i",
+      new URL("sample6.jpg", DEMO).pathname,
+      "-t",
+      String(PAN.seconds),
+      "-r",
+      "25",
+      "-vf",
+      "crop=640:860:x='480+70*sin(2*PI*t/4)':y='110+30*sin(2*PI*t/2)',scale=360:-2,format=yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+    ],
+    join(work, "pan.mp4"),
+  );
 /** The same person, still (a take: the picture never changes). */
 const stillVideo = () =>
-  ffmpeg(["-loop", "1", "-i", new URL("sample6.jpg", DEMO).pathname, "-t", "3", "-r", "25", "-vf", "crop=640:860:480:110,scale=360:-2,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast"], join(work, "still.mp4"));
+  ffmpeg(
+    [
+      "-loop",
+      "1",
+      "-i",
+      new URL("sample6.jpg", DEMO).pathname,
+      "-t",
+      "3",
+      "-r",
+      "25",
+      "-vf",
+      "crop=640:860:480:110,scale=360:-2,format=yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+    ],
+    join(work, "still.mp4"),
+  );
 /** Moving colour bars: no face anywhere. */
-const noFaceVideo = () => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"], join(work, "bars.mp4"));
+const noFaceVideo = () =>
+  ffmpeg(
+    ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"],
+    join(work, "bars.mp4"),
+  );
 
 async function send(method: string, path: string, body?: FormData | object) {
   const headers: Record<string, string> = { "x-api-key": KEY };
@@ -108,11 +148,15 @@ async function live(avatar: string, seconds: number, talk?: string): Promise<{ i
 }
 
 function contactSheet(frames: ReceivedFrame[], name: string): void {
-  const w = frames[0].width, h = frames[0].height, cols = Math.min(4, frames.length), rows = Math.ceil(frames.length / cols);
+  const w = frames[0].width,
+    h = frames[0].height,
+    cols = Math.min(4, frames.length),
+    rows = Math.ceil(frames.length / cols);
   const sheet = new Uint8Array(w * cols * h * rows * 4).fill(255);
   frames.forEach((f, k) => {
     const rgba = i420ToRgba(f.data, w, h);
-    for (let y = 0; y < h; y++) sheet.set(rgba.subarray(y * w * 4, (y + 1) * w * 4), (((Math.floor(k / cols) * h + y) * w * cols) + (k % cols) * w) * 4);
+    for (let y = 0; y < h; y++)
+      sheet.set(rgba.subarray(y * w * 4, (y + 1) * w * 4), ((Math.floor(k / cols) * h + y) * w * cols + (k % cols) * w) * 4);
   });
   mkdirSync(SHEETS, { recursive: true });
   writeFileSync(join(SHEETS, name), encodePng(sheet, w * cols, h * rows));
@@ -130,7 +174,10 @@ afterAll(async () => {
 
 describe("an uploaded video", () => {
   it("becomes an idle loop on the volume whose anchors follow the face; its take is the tone's own loop", async () => {
-    const up = await upload([["file", [panVideo(), "walk.mp4"]], ["take__happy", [stillVideo(), "smile.mp4"]]]);
+    const up = await upload([
+      ["file", [panVideo(), "walk.mp4"]],
+      ["take__happy", [stillVideo(), "smile.mp4"]],
+    ]);
     expect(up.status).toBe(200);
     expect(up.json).toMatchObject({ avatar: "walk", status: "preparing", tones: ["neutral", "happy"] });
     expect(await settled("walk")).toMatchObject({ state: "ready" });
@@ -138,10 +185,30 @@ describe("an uploaded video", () => {
     expect(manifest.detail).toMatch(/idle loop of 4\.0 s .*played forwards then backwards/);
     expect(manifest.detail).toMatch(/happy: its own idle loop from take__happy/);
     expect(manifest.detail).not.toMatch(/not used/);
-    expect(readdirSync(folder("walk")).sort()).toEqual(["face.i420", "face.json", "loop-happy.i420", "loop-happy.json", "loop.i420", "loop.json", "manifest.json", "preview.png", "source.mp4", "source.sha256", "takes"]);
+    expect(readdirSync(folder("walk")).sort()).toEqual([
+      "face.i420",
+      "face.json",
+      "loop-happy.i420",
+      "loop-happy.json",
+      "loop.i420",
+      "loop.json",
+      "manifest.json",
+      "preview.png",
+      "source.mp4",
+      "source.sha256",
+      "takes",
+    ]);
 
     const loop = parseLoopMeta(readFileSync(join(folder("walk"), "loop.json"), "utf8"))!;
-    expect(loop).toMatchObject({ width: 512, height: 512, fps: 25, count: 100, play: "pingpong", from: "source.mp4", take_tones: ["happy"] });
+    expect(loop).toMatchObject({
+      width: 512,
+      height: 512,
+      fps: 25,
+      count: 100,
+      play: "pingpong",
+      from: "source.mp4",
+      take_tones: ["happy"],
+    });
     expect(statSync(join(folder("walk"), "loop.i420")).size).toBe(100 * 512 * 512 * 1.5);
     // The window pans right, so the face moves left: the mouth anchor follows the pan, mirrored.
     const mouthX = loop.anchors.map((a) => a[4]);
@@ -149,7 +216,9 @@ describe("an uploaded video", () => {
     const pan = mouthX.map((_, i) => PAN.x(i / 25));
     expect(correlation(mouthX, pan)).toBeLessThan(-0.95);
     // The still frame of the loop is the face for previews.
-    expect(readFileSync(join(folder("walk"), "face.i420")).equals(readFileSync(join(folder("walk"), "loop.i420")).subarray(0, 512 * 512 * 1.5))).toBe(true);
+    expect(
+      readFileSync(join(folder("walk"), "face.i420")).equals(readFileSync(join(folder("walk"), "loop.i420")).subarray(0, 512 * 512 * 1.5)),
+    ).toBe(true);
 
     const happy = parseLoopMeta(readFileSync(join(folder("walk"), "loop-happy.json"), "utf8"))!;
     expect(happy).toMatchObject({ count: 75, from: "takes/happy__0.mp4" });
@@ -164,7 +233,8 @@ describe("an uploaded video", () => {
     const moving = motion(walk.idle);
     const quiet = motion(still.idle);
     expect(moving, `idle motion ${moving.toFixed(2)} vs still take ${quiet.toFixed(2)}`).toBeGreaterThan(Math.max(1, quiet * 4));
-    const pick = (fs: ReceivedFrame[], n: number) => Array.from({ length: n }, (_, k) => fs[Math.floor((k * (fs.length - 1)) / Math.max(1, n - 1))]);
+    const pick = (fs: ReceivedFrame[], n: number) =>
+      Array.from({ length: n }, (_, k) => fs[Math.floor((k * (fs.length - 1)) / Math.max(1, n - 1))]);
     contactSheet([...pick(walk.idle, 4), ...pick(walk.talking.slice(5), 4)], "video-walk.png");
     contactSheet(pick(still.idle, 4), "video-walk-happy.png");
   }, 120_000);
@@ -180,7 +250,9 @@ describe("an uploaded video", () => {
 function correlation(a: number[], b: number[]): number {
   const ma = a.reduce((s, v) => s + v, 0) / a.length;
   const mb = b.reduce((s, v) => s + v, 0) / b.length;
-  let ab = 0, aa = 0, bb = 0;
+  let ab = 0,
+    aa = 0,
+    bb = 0;
   for (let i = 0; i < a.length; i++) (ab += (a[i] - ma) * (b[i] - mb)), (aa += (a[i] - ma) ** 2), (bb += (b[i] - mb) ** 2);
   return ab / Math.sqrt(aa * bb);
 }

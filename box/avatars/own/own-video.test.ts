@@ -28,7 +28,24 @@ class FaceError extends Error {}
 
 function mp4(name: string, seconds: number): Uint8Array {
   const out = join(work, name);
-  const r = spawnSync("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=size=64x48:rate=10`, "-t", String(seconds), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", out]);
+  const r = spawnSync("/usr/bin/ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=64x48:rate=10`,
+    "-t",
+    String(seconds),
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    out,
+  ]);
   if (r.status !== 0) throw new Error(String(r.stderr));
   return new Uint8Array(readFileSync(out));
 }
@@ -42,7 +59,15 @@ function fakeVideo(calls: string[], n = 6): PrepareVideo {
     const base = src.path.includes("takes") ? 100 : 0;
     const frames = Array.from({ length: n }, (_, k) => new Uint8Array(stock.i420.length).fill(base + k));
     const anchors = frames.map((_, k) => ({ ...stock.anchors, mouth: { ...stock.anchors.mouth, x: stock.anchors.mouth.x + k } }));
-    return { face: { width: SIZE, height: SIZE, i420: frames[0], anchors: anchors[0] }, frames, anchors, landmarks: [], facesFound: 1, detail: `1 face found; idle loop of ${n / 25} s`, loop: { startS: 0, seconds: n / 25, fps: 25 } };
+    return {
+      face: { width: SIZE, height: SIZE, i420: frames[0], anchors: anchors[0] },
+      frames,
+      anchors,
+      landmarks: [],
+      facesFound: 1,
+      detail: `1 face found; idle loop of ${n / 25} s`,
+      loop: { startS: 0, seconds: n / 25, fps: 25 },
+    };
   };
 }
 
@@ -61,7 +86,11 @@ async function rig(dataDir: string, extra: Partial<OwnAvatarsOptions>) {
     ...extra,
   });
   const registry = await AvatarRegistry.load({ width: SIZE } as FaceRenderer, own);
-  const app = createBoxApp({ auth: new Authenticator([KEY], null), allowedOrigins: [], routes: withCallers(avatarRoutes(registry, { onScreen: () => null })) });
+  const app = createBoxApp({
+    auth: new Authenticator([KEY], null),
+    allowedOrigins: [],
+    routes: withCallers(avatarRoutes(registry, { onScreen: () => null })),
+  });
   const upload = async (parts: [string, [Uint8Array, string]][]) => {
     const f = new FormData();
     for (const [name, [bytes, file]] of parts) f.append(name, new File([bytes as Uint8Array<ArrayBuffer>], file));
@@ -84,11 +113,17 @@ describe("a video face on the volume and in the registry", () => {
   });
 
   it("keeps the base loop and each take's loop; the registry hands the live session both", async () => {
-    const up = await r.upload([["file", [mp4("a.mp4", 1), "walk.mp4"]], ["take__happy", [mp4("b.mp4", 1), "smile.mp4"]]]);
+    const up = await r.upload([
+      ["file", [mp4("a.mp4", 1), "walk.mp4"]],
+      ["take__happy", [mp4("b.mp4", 1), "smile.mp4"]],
+    ]);
     expect(up.json).toMatchObject({ avatar: "walk", tones: ["neutral", "happy"] });
     await r.own.queue.idle();
     const entry = r.own.get(SUBJECT, "walk")!;
-    expect(entry.manifest).toMatchObject({ state: "ready", detail: expect.stringMatching(/idle loop.*happy: its own idle loop from take__happy/) });
+    expect(entry.manifest).toMatchObject({
+      state: "ready",
+      detail: expect.stringMatching(/idle loop.*happy: its own idle loop from take__happy/),
+    });
     const loop = JSON.parse(readFileSync(join(folder(dataDir, "walk"), "loop.json"), "utf8"));
     expect(loop).toMatchObject({ count: 6, play: "pingpong", from: "source.mp4", take_tones: ["happy"], frame_bytes: SIZE * SIZE * 1.5 });
     expect(readFileSync(join(folder(dataDir, "walk"), "loop-happy.i420")).length).toBe(6 * SIZE * SIZE * 1.5);
@@ -120,10 +155,17 @@ describe("a video face on the volume and in the registry", () => {
   });
 
   it("a tone whose take has no face plays the base video, and says so", async () => {
-    await r.upload([["file", [mp4("c.mp4", 1), "other.mp4"]], ["take__sad", [mp4("noface.mp4", 1), "noface.mp4"]]]);
+    await r.upload([
+      ["file", [mp4("c.mp4", 1), "other.mp4"]],
+      ["take__sad", [mp4("noface.mp4", 1), "noface.mp4"]],
+    ]);
     await r.own.queue.idle();
     const entry = r.own.get(SUBJECT, "other")!;
-    expect(entry.manifest).toMatchObject({ state: "ready", tones: ["neutral", "sad"], detail: expect.stringMatching(/sad: no take could be used \(take__sad: No face was found/) });
+    expect(entry.manifest).toMatchObject({
+      state: "ready",
+      tones: ["neutral", "sad"],
+      detail: expect.stringMatching(/sad: no take could be used \(take__sad: No face was found/),
+    });
     const sad = r.registry.resolveFor(SUBJECT, "other__sad")!;
     expect(sad.frames!.takes).toEqual({});
     expect(sourceForTone(sad.frames!, "sad")).toBe(sad.frames!.base);
@@ -155,7 +197,13 @@ describe("a video face on the volume and in the registry", () => {
 </MPD>
 `);
     const before = calls.length;
-    for (const parts of [[["file", [mpd, "borrowed.mp4"]]], [["file", [mp4("e.mp4", 1), "borrowed.mp4"]], ["take__happy", [mpd, "smile.mp4"]]]] as [string, [Uint8Array, string]][][]) {
+    for (const parts of [
+      [["file", [mpd, "borrowed.mp4"]]],
+      [
+        ["file", [mp4("e.mp4", 1), "borrowed.mp4"]],
+        ["take__happy", [mpd, "smile.mp4"]],
+      ],
+    ] as [string, [Uint8Array, string]][][]) {
       const up = await r.upload(parts);
       expect(up.status).toBe(400);
       expect(up.json).toMatchObject({ code: "unsupported_file", error: expect.stringMatching(/could not be read/) });
@@ -169,6 +217,9 @@ describe("a video face on the volume and in the registry", () => {
     const bare = await rig(join(work, "bare"), {});
     await bare.upload([["file", [mp4("d.mp4", 1), "clip.mp4"]]]);
     await bare.own.queue.idle();
-    expect(bare.own.get(SUBJECT, "clip")!.manifest).toMatchObject({ state: "failed", detail: expect.stringMatching(/video preparation is not available/) });
+    expect(bare.own.get(SUBJECT, "clip")!.manifest).toMatchObject({
+      state: "failed",
+      detail: expect.stringMatching(/video preparation is not available/),
+    });
   });
 });

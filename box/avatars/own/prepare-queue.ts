@@ -34,7 +34,8 @@ export class PrepareQueue {
 
   /** Queues `job`; resolves when it has run (a job's own failure is its job to record). `force`: past the capacity (boot). */
   enqueue(key: string, job: () => Promise<void>, force = false): Promise<void> {
-    if (!force && this.waiting.length >= this.capacity) throw new QueueFull(`${this.waiting.length} avatars are already waiting to be prepared`);
+    if (!force && this.waiting.length >= this.capacity)
+      throw new QueueFull(`${this.waiting.length} avatars are already waiting to be prepared`);
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
     this.waiting.push({ key, job, done: { resolve, promise } });

@@ -94,7 +94,11 @@ describe("observations (the portal library's rows)", () => {
       updatedAt: 1000,
     });
     clock.t = 1042;
-    expect(await records.observe(alice({ name: "renamed.png", state: "ready", detail: "2 faces; took the largest", consentId: "cons_1", upload: false }))).toBe("written");
+    expect(
+      await records.observe(
+        alice({ name: "renamed.png", state: "ready", detail: "2 faces; took the largest", consentId: "cons_1", upload: false }),
+      ),
+    ).toBe("written");
     expect(await observation(portal, "owner:alice@example.test")).toMatchObject({
       name: "alice.png",
       state: "ready",
@@ -114,7 +118,11 @@ describe("observations (the portal library's rows)", () => {
     expect((await observation(portal, "owner:alice@example.test"))?.visibility).toBe("public");
     clock.t = 1200;
     await records.observe(alice({ upload: true, sourceKind: "video" }));
-    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({ visibility: "private", sourceKind: "video", createdAt: 1000 });
+    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({
+      visibility: "private",
+      sourceKind: "video",
+      createdAt: 1000,
+    });
   });
 
   it("two owners with the same avatar id do not collide", async () => {
@@ -123,8 +131,16 @@ describe("observations (the portal library's rows)", () => {
     await records.observe(alice({ subject: "owner:bob@example.test", name: "Alice (bob's)", state: "failed", detail: "no face found" }));
     await records.observe(alice({ subject: "key:abc123", owner: "carol@example.test", sourceKind: "image" }));
     expect(await portal.$count(avatarObservations)).toBe(3);
-    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({ owner: "alice@example.test", state: "preparing", name: "alice.png" });
-    expect(await observation(portal, "owner:bob@example.test")).toMatchObject({ owner: "bob@example.test", state: "failed", name: "Alice (bob's)" });
+    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({
+      owner: "alice@example.test",
+      state: "preparing",
+      name: "alice.png",
+    });
+    expect(await observation(portal, "owner:bob@example.test")).toMatchObject({
+      owner: "bob@example.test",
+      state: "failed",
+      name: "Alice (bob's)",
+    });
     expect(await observation(portal, "key:abc123")).toMatchObject({ owner: "carol@example.test", sourceKind: "image" });
   });
 
@@ -164,7 +180,9 @@ describe("erase orders (the portal orders, a box drains at boot)", () => {
     await records.observe(alice());
     // The portal's erasure: the library row goes at once, the prepared face becomes an order.
     await portal.delete(avatarObservations);
-    await portal.insert(avatarEraseOrders).values({ subject: "owner:alice@example.test", avatarId: "alice", owner: "alice@example.test", orderedAt: 1000 });
+    await portal
+      .insert(avatarEraseOrders)
+      .values({ subject: "owner:alice@example.test", avatarId: "alice", owner: "alice@example.test", orderedAt: 1000 });
     expect(await records.observe(alice({ state: "ready", upload: false }))).toBe("erase_pending");
     expect(await portal.$count(avatarObservations)).toBe(0);
     // Another owner's avatar of the same id is not held up.
@@ -182,13 +200,19 @@ describe("erase orders (the portal orders, a box drains at boot)", () => {
     const { portal, records } = await sharedSetup();
     await records.observe(alice());
     await portal.delete(avatarObservations);
-    await portal.insert(avatarEraseOrders).values({ subject: "owner:alice@example.test", avatarId: "alice", owner: "alice@example.test", orderedAt: 1000 });
+    await portal
+      .insert(avatarEraseOrders)
+      .values({ subject: "owner:alice@example.test", avatarId: "alice", owner: "alice@example.test", orderedAt: 1000 });
     expect(await records.erasePending("owner:alice@example.test", "alice")).toBe(true);
     expect(await records.erasePending("owner:bob@example.test", "alice")).toBe(false);
     // Any other observation still waits for the drain.
     expect(await records.observe(alice({ state: "ready", upload: false }))).toBe("erase_pending");
     expect(await records.observe(alice({ name: "again.png", replacesErased: true }))).toBe("written");
-    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({ name: "again.png", state: "preparing", visibility: "private" });
+    expect(await observation(portal, "owner:alice@example.test")).toMatchObject({
+      name: "again.png",
+      state: "preparing",
+      visibility: "private",
+    });
     expect(await records.erasePending("owner:alice@example.test", "alice")).toBe(false);
     expect(await records.pendingEraseOrders()).toEqual([]);
     expect((await portal.select().from(avatarEraseOrders))[0]).toMatchObject({ doneAt: 1000, doneBy: "eu-west-1 vol-1" });
@@ -223,7 +247,16 @@ describe("without a shared database (BOX_KEY_TABLE_URL unset)", () => {
     // Re-opening (a box restart on the same volume) migrates again harmlessly.
     await openSharedRecords(null, boxDb.client);
     const tables = (await boxDb.client.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((r) => String(r.name));
-    expect(tables).toEqual(expect.arrayContaining(["__box_migrations", "__avatar_tables_migrations", "upload_attestations", "avatar_observations", "avatar_erase_orders", "settings_records"]));
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        "__box_migrations",
+        "__avatar_tables_migrations",
+        "upload_attestations",
+        "avatar_observations",
+        "avatar_erase_orders",
+        "settings_records",
+      ]),
+    );
     // Even a row put there by hand is no attestation: nobody attests on this box.
     await drizzle(boxDb.client).insert(uploadAttestations).values({ consentId: "cons_1", sha256: DIGEST, attestedAt: 1 });
     expect(await records.attestation("cons_1")).toBeNull();

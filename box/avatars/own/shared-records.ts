@@ -149,7 +149,11 @@ export class SharedRecords {
   async erasePending(subject: string, avatarId: string): Promise<boolean> {
     const t = avatarEraseOrders;
     const rows = await guard("read erase orders", () =>
-      this.db.select({ id: t.id }).from(t).where(and(eq(t.subject, subject), eq(t.avatarId, avatarId), isNull(t.doneAt))).limit(1),
+      this.db
+        .select({ id: t.id })
+        .from(t)
+        .where(and(eq(t.subject, subject), eq(t.avatarId, avatarId), isNull(t.doneAt)))
+        .limit(1),
     );
     return rows.length > 0;
   }
@@ -170,7 +174,11 @@ export class SharedRecords {
   async markEraseDone(order: Pick<EraseOrder, "id">, by: string = this.identity): Promise<boolean> {
     const t = avatarEraseOrders;
     const result = await guard("mark an erase order done", () =>
-      this.db.update(t).set({ doneAt: this.now(), doneBy: by }).where(and(eq(t.id, order.id), isNull(t.doneAt))).run(),
+      this.db
+        .update(t)
+        .set({ doneAt: this.now(), doneBy: by })
+        .where(and(eq(t.id, order.id), isNull(t.doneAt)))
+        .run(),
     );
     return result.rowsAffected > 0;
   }
@@ -179,7 +187,11 @@ export class SharedRecords {
   private async markEraseDoneFor(subject: string, avatarId: string): Promise<number> {
     const t = avatarEraseOrders;
     const result = await guard("mark an erase order done", () =>
-      this.db.update(t).set({ doneAt: this.now(), doneBy: this.identity }).where(and(eq(t.subject, subject), eq(t.avatarId, avatarId), isNull(t.doneAt))).run(),
+      this.db
+        .update(t)
+        .set({ doneAt: this.now(), doneBy: this.identity })
+        .where(and(eq(t.subject, subject), eq(t.avatarId, avatarId), isNull(t.doneAt)))
+        .run(),
     );
     return result.rowsAffected;
   }
@@ -219,7 +231,11 @@ export async function drainEraseOrders(
  * `__box_migrations`): observations stay on the box, no order ever arrives, and no attestation is
  * ever found, so photo clip generation is refused with `consent_required`.
  */
-export async function openSharedRecords(keyTableUrl: string | null, local: Client, opts: SharedRecordsOptions = {}): Promise<SharedRecords> {
+export async function openSharedRecords(
+  keyTableUrl: string | null,
+  local: Client,
+  opts: SharedRecordsOptions = {},
+): Promise<SharedRecords> {
   if (!keyTableUrl) {
     await migrateAvatarTables(local);
     return new SharedRecords(local, false, false, opts);

@@ -8,7 +8,7 @@ const png = (w: number, h: number) => encodePng(new Uint8Array(w * h * 4).fill(2
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) out.set(p, at), (at += p.length);
   return out;
 };
 const ZIP = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Array(200).fill(7)]);

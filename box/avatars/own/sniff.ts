@@ -22,7 +22,8 @@ const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b
 
 /** The container the magic bytes say, or null. ISO-BMFF brand `qt  ` is QuickTime (MOV). */
 export function sniff(b: Uint8Array): SniffedKind | null {
-  if (b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 3) === "PNG" && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return "png";
+  if (b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 3) === "PNG" && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a)
+    return "png";
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
   if (b.length >= 12 && ascii(b, 4, 4) === "ftyp") return ascii(b, 8, 4) === "qt  " ? "mov" : "mp4";
   // QuickTime files from old cameras may start with a `moov`/`mdat`/`wide` atom instead of `ftyp`.
@@ -99,12 +100,17 @@ export function jpegHeader(b: Uint8Array): ImageHeader {
     at = end;
     if (marker === 0xda) {
       // Entropy-coded data: runs until a marker other than a stuffed 0xFF00 or a restart.
-      while (at + 1 < b.length && !(b[at] === 0xff && b[at + 1] !== 0x00 && !(b[at + 1] >= 0xd0 && b[at + 1] <= 0xd7) && b[at + 1] !== 0xff)) at++;
+      while (
+        at + 1 < b.length &&
+        !(b[at] === 0xff && b[at + 1] !== 0x00 && !(b[at + 1] >= 0xd0 && b[at + 1] <= 0xd7) && b[at + 1] !== 0xff)
+      )
+        at++;
       if (at + 1 >= b.length) throw new BadImage("the JPEG is truncated (its image data has no end-of-image marker).");
     }
   }
   if (!size) throw new BadImage("the JPEG has no frame header (SOF), so it holds no image.");
-  if (size.width === 0 || size.height === 0) throw new BadImage("the JPEG has no pixels (or a size it only declares later, which is not supported).");
+  if (size.width === 0 || size.height === 0)
+    throw new BadImage("the JPEG has no pixels (or a size it only declares later, which is not supported).");
   return size;
 }
 
@@ -112,7 +118,9 @@ function trailing(b: Uint8Array, end: number, what: string): void {
   let extra = 0;
   for (let i = end; i < b.length; i++) if (b[i] !== 0) extra++;
   if (extra > TRAILING_TOLERANCE) {
-    throw new BadImage(`the file carries ${b.length - end} bytes after the end of its ${what} image (a second file glued on, such as a zip or a motion photo's video); upload the image alone.`);
+    throw new BadImage(
+      `the file carries ${b.length - end} bytes after the end of its ${what} image (a second file glued on, such as a zip or a motion photo's video); upload the image alone.`,
+    );
   }
 }
 

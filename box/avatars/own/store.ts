@@ -74,7 +74,12 @@ export class OwnAvatarStore {
    * the old prepared face, preview, takes and clips go first, so nothing of the old face is taken
    * for the new, and nothing of it is left for an erase order made from the old one.
    */
-  async install(owner: string, id: string, staged: { source: string; sourceExt: string; takes: { from: string; name: string }[] }, sha: string): Promise<void> {
+  async install(
+    owner: string,
+    id: string,
+    staged: { source: string; sourceExt: string; takes: { from: string; name: string }[] },
+    sha: string,
+  ): Promise<void> {
     const dir = this.dirOf(owner, id);
     await mkdir(dir, { recursive: true });
     await this.clearPrepared(owner, id);
@@ -111,11 +116,20 @@ export class OwnAvatarStore {
 
   /** Size of the stored source in bytes, or null when it is gone. */
   async sourceBytes(m: OwnManifest): Promise<number | null> {
-    return stat(this.sourcePath(m)).then((s) => s.size, () => null);
+    return stat(this.sourcePath(m)).then(
+      (s) => s.size,
+      () => null,
+    );
   }
 
   /** The prepared face and its preview, written before the manifest says `ready`. */
-  async savePrepared(owner: string, id: string, face: PreparedFace, meta: Omit<FaceMeta, "width" | "height" | "i420_bytes" | "anchors">, previewPng: Uint8Array): Promise<void> {
+  async savePrepared(
+    owner: string,
+    id: string,
+    face: PreparedFace,
+    meta: Omit<FaceMeta, "width" | "height" | "i420_bytes" | "anchors">,
+    previewPng: Uint8Array,
+  ): Promise<void> {
     const dir = this.dirOf(owner, id);
     await this.writeAtomic(join(dir, "face.i420"), face.i420);
     const full: FaceMeta = { width: face.width, height: face.height, i420_bytes: face.i420.length, anchors: face.anchors, ...meta };
@@ -126,7 +140,8 @@ export class OwnAvatarStore {
   async clearPrepared(owner: string, id: string): Promise<void> {
     const dir = this.dirOf(owner, id);
     for (const f of ["face.i420", "face.json", "preview.png"]) await rm(join(dir, f), { force: true });
-    for (const f of await readdir(dir).catch(() => [] as string[])) if (/^loop(-[a-z]+)?\.(i420|json)$/.test(f)) await rm(join(dir, f), { force: true });
+    for (const f of await readdir(dir).catch(() => [] as string[]))
+      if (/^loop(-[a-z]+)?\.(i420|json)$/.test(f)) await rm(join(dir, f), { force: true });
   }
 
   /** `loop` for the base video, `loop-<tone>` for a tone's take (tone names are a fixed vocabulary). */
@@ -158,7 +173,10 @@ export class OwnAvatarStore {
   async loadLoopMeta(owner: string, id: string, tone: string | null, size: number): Promise<LoopMeta | null> {
     const meta = parseLoopMeta(await readFile(this.loopPath(owner, id, tone, "json"), "utf8").catch(() => ""));
     if (!meta || meta.width !== size || meta.height !== size || meta.frame_bytes !== (size * size * 3) / 2) return null;
-    const bytes = await stat(this.loopPath(owner, id, tone, "i420")).then((s) => s.size, () => -1);
+    const bytes = await stat(this.loopPath(owner, id, tone, "i420")).then(
+      (s) => s.size,
+      () => -1,
+    );
     return bytes === meta.count * meta.frame_bytes ? meta : null;
   }
 
@@ -192,7 +210,10 @@ export class OwnAvatarStore {
   }
 
   async readPreview(owner: string, id: string): Promise<Uint8Array | null> {
-    return readFile(join(this.dirOf(owner, id), "preview.png")).then((b) => new Uint8Array(b), () => null);
+    return readFile(join(this.dirOf(owner, id), "preview.png")).then(
+      (b) => new Uint8Array(b),
+      () => null,
+    );
   }
 
   async remove(owner: string, id: string): Promise<void> {

@@ -33,7 +33,14 @@ const list = (ts: string[]) => ts.join(", ");
 const inOrder = (set: Set<string>): Tone[] => TONES.filter((t) => set.has(t));
 
 export function parseTones(field: string | undefined): string[] {
-  return [...new Set((field ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      (field ?? "")
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export function planTones(i: TonePlanInput): TonePlan {
@@ -51,7 +58,8 @@ export function planTones(i: TonePlanInput): TonePlan {
     if (i.takeTones.length) notes.push("take__ parts are footage for a video upload; they were ignored for a still image.");
     if (!i.photoAvatar) {
       const dropped = valid.filter((t) => t !== DEFAULT_TONE);
-      if (dropped.length) notes.push(`Photo avatar creation is off on this box, so only the base face is prepared; not coming: ${list(dropped)}.`);
+      if (dropped.length)
+        notes.push(`Photo avatar creation is off on this box, so only the base face is prepared; not coming: ${list(dropped)}.`);
       return { buildsPlanned: false, asked, tones: [DEFAULT_TONE], takeTones, note: notes.join(" ") };
     }
     for (const t of wanted) coming.add(t);
@@ -59,11 +67,15 @@ export function planTones(i: TonePlanInput): TonePlan {
   }
 
   const unknownTakes = [...new Set(i.takeTones.filter((t) => !isTone(t)))];
-  if (unknownTakes.length) notes.push(`Takes for tones this box does not build were ignored: ${list(unknownTakes.map((t) => `take__${t}`))}.`);
+  if (unknownTakes.length)
+    notes.push(`Takes for tones this box does not build were ignored: ${list(unknownTakes.map((t) => `take__${t}`))}.`);
   takeTones = inOrder(new Set(i.takeTones.filter(isTone)));
   if (!takeTones.length && !i.aiGenerated) {
     const dropped = valid.filter((t) => t !== DEFAULT_TONE);
-    if (dropped.length) notes.push(`A video without take__<tone> footage or ai_generated keeps the motion it was filmed with, so only its base idle face is prepared; not coming: ${list(dropped)}.`);
+    if (dropped.length)
+      notes.push(
+        `A video without take__<tone> footage or ai_generated keeps the motion it was filmed with, so only its base idle face is prepared; not coming: ${list(dropped)}.`,
+      );
     return { buildsPlanned: false, asked, tones: [DEFAULT_TONE], takeTones, note: notes.join(" ") };
   }
   for (const t of takeTones) coming.add(t);

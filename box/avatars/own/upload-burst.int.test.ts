@@ -47,7 +47,9 @@ describe("fifty uploads in a row during a live session", () => {
   it("accepts what the queue holds, refuses the rest with 409 and a sentence, prepares every accepted one, and the stream never stops", async () => {
     const media = new WrtcClient(4);
     try {
-      await media.connect(async (offer) => (await call("POST", "/connect", { ...offer, avatar: "stock-mei" })).json as { sdp: string; type: string });
+      await media.connect(
+        async (offer) => (await call("POST", "/connect", { ...offer, avatar: "stock-mei" })).json as { sdp: string; type: string },
+      );
       await media.waitForFirstFrame(20_000);
       const accepted: string[] = [];
       const refused: string[] = [];
@@ -88,11 +90,17 @@ describe("fifty uploads in a row during a live session", () => {
       }
       const videos = (await call("GET", "/api/videos")).json.videos as Record<string, any>[];
       for (const id of accepted) {
-        expect(videos.find((v) => v.id === id), id).toMatchObject({ status: "ready" });
+        expect(
+          videos.find((v) => v.id === id),
+          id,
+        ).toMatchObject({ status: "ready" });
         expect(avatars.builds[id].at(-1), id).toMatchObject({ state: "ready" });
       }
       for (const id of refused) {
-        expect(videos.some((v) => v.id === id), id).toBe(false);
+        expect(
+          videos.some((v) => v.id === id),
+          id,
+        ).toBe(false);
         expect(avatars.builds[id], id).toBeUndefined();
       }
       const onVolume = readdirSync(join(dataDir, "avatars", ownerDir(`key:${sha256Hex(KEY)}`))).sort();

@@ -18,7 +18,10 @@ function form(parts: [string, string | [Uint8Array | Buffer, string]][]): FormDa
 }
 
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
@@ -34,14 +37,25 @@ function bombPng(w: number, h: number): Uint8Array {
 
 describe("parseUploadForm", () => {
   it("takes a JPEG under its name with the text parts and takes", async () => {
-    const r = await parseUploadForm(form([["file", [JPG, "me.jpg"]], ["tones", "happy"], ["ai_generated", "yes"]]), AVATAR_FORM, UPLOAD_LIMITS, "flat");
+    const r = await parseUploadForm(
+      form([
+        ["file", [JPG, "me.jpg"]],
+        ["tones", "happy"],
+        ["ai_generated", "yes"],
+      ]),
+      AVATAR_FORM,
+      UPLOAD_LIMITS,
+      "flat",
+    );
     expect(r.file).toMatchObject({ name: "me.jpg", kind: "jpeg", ext: "jpg" });
     expect(r.fields).toEqual({ tones: "happy", ai_generated: "yes" });
   });
 
   it("goes by the bytes: a PNG named .jpg is a PNG, a zip named .png is refused", async () => {
     expect((await parseUploadForm(form([["file", [PNG, "x.jpg"]]]), AVATAR_FORM, UPLOAD_LIMITS, "flat")).file.ext).toBe("png");
-    const zip = await refusal(parseUploadForm(form([["file", [Buffer.from("PK\x03\x04rest of a zip"), "x.png"]]]), AVATAR_FORM, UPLOAD_LIMITS, "flat"));
+    const zip = await refusal(
+      parseUploadForm(form([["file", [Buffer.from("PK\x03\x04rest of a zip"), "x.png"]]]), AVATAR_FORM, UPLOAD_LIMITS, "flat"),
+    );
     expect(zip.status).toBe(400);
     expect(zip.message).toMatch(/zip archive/);
     const mismatch = await refusal(parseUploadForm(form([["file", [JPG, "x.mp4"]]]), AVATAR_FORM, UPLOAD_LIMITS, "flat"));
@@ -52,15 +66,58 @@ describe("parseUploadForm", () => {
     const cases: [[string, string | [Uint8Array | Buffer, string]][], RegExp][] = [
       [[["file", [JPG, "me.gif"]]], /must end \.png \.jpg \.jpeg \.mp4 \.mov \.webm/],
       [[["file", [new Uint8Array(), "me.png"]]], /empty/],
-      [[["file", [JPG, "me.jpg"]], ["colour", "blue"]], /Unknown part "colour"/],
+      [
+        [
+          ["file", [JPG, "me.jpg"]],
+          ["colour", "blue"],
+        ],
+        /Unknown part "colour"/,
+      ],
       [[["file", "me.jpg"]], /must be a file/],
-      [[["file", [JPG, "me.jpg"]], ["tones", [JPG, "t.jpg"]]], /must be a text field/],
-      [[["file", [JPG, "me.jpg"]], ["tones", "a"], ["tones", "b"]], /twice/],
+      [
+        [
+          ["file", [JPG, "me.jpg"]],
+          ["tones", [JPG, "t.jpg"]],
+        ],
+        /must be a text field/,
+      ],
+      [
+        [
+          ["file", [JPG, "me.jpg"]],
+          ["tones", "a"],
+          ["tones", "b"],
+        ],
+        /twice/,
+      ],
       [[["tones", "happy"]], /file is required/],
-      [[["file", [MP4_HEAD, "v.mp4"]], ["take__happy", [JPG, "take.jpg"]]], /must end \.webm \.mp4 \.mov \.mkv/],
-      [[["file", [MP4_HEAD, "v.mp4"]], ["take__happy", "text"]], /must be a video file/],
-      [[["file", [MP4_HEAD, "v.mp4"]], ["take__happy__x", [MP4_HEAD, "t.mp4"]]], /Unknown part/],
-      [[["file", [JPG, "me.jpg"]], ["avatar_id", "x"]], /Unknown part "avatar_id"/],
+      [
+        [
+          ["file", [MP4_HEAD, "v.mp4"]],
+          ["take__happy", [JPG, "take.jpg"]],
+        ],
+        /must end \.webm \.mp4 \.mov \.mkv/,
+      ],
+      [
+        [
+          ["file", [MP4_HEAD, "v.mp4"]],
+          ["take__happy", "text"],
+        ],
+        /must be a video file/,
+      ],
+      [
+        [
+          ["file", [MP4_HEAD, "v.mp4"]],
+          ["take__happy__x", [MP4_HEAD, "t.mp4"]],
+        ],
+        /Unknown part/,
+      ],
+      [
+        [
+          ["file", [JPG, "me.jpg"]],
+          ["avatar_id", "x"],
+        ],
+        /Unknown part "avatar_id"/,
+      ],
     ];
     for (const [parts, message] of cases) {
       const err = await refusal(parseUploadForm(form(parts), AVATAR_FORM, UPLOAD_LIMITS, "flat"));
@@ -78,9 +135,27 @@ describe("parseUploadForm", () => {
   });
 
   it("photo_avatar.create takes avatar_id and no takes, in the nested envelope", async () => {
-    const r = await parseUploadForm(form([["file", [JPG, "me.jpg"]], ["avatar_id", "me"]]), PHOTO_AVATAR_FORM, UPLOAD_LIMITS, "nested");
+    const r = await parseUploadForm(
+      form([
+        ["file", [JPG, "me.jpg"]],
+        ["avatar_id", "me"],
+      ]),
+      PHOTO_AVATAR_FORM,
+      UPLOAD_LIMITS,
+      "nested",
+    );
     expect(r.fields.avatar_id).toBe("me");
-    const err = await refusal(parseUploadForm(form([["file", [JPG, "me.jpg"]], ["take__happy", [MP4_HEAD, "t.mp4"]]]), PHOTO_AVATAR_FORM, UPLOAD_LIMITS, "nested"));
+    const err = await refusal(
+      parseUploadForm(
+        form([
+          ["file", [JPG, "me.jpg"]],
+          ["take__happy", [MP4_HEAD, "t.mp4"]],
+        ]),
+        PHOTO_AVATAR_FORM,
+        UPLOAD_LIMITS,
+        "nested",
+      ),
+    );
     expect(err.envelope).toBe("nested");
   });
 });

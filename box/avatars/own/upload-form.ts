@@ -3,7 +3,18 @@
 // from its bytes, and the header checks that refuse a bad image before anything decodes it.
 import { readBodyCapped } from "../../http/capped-body.ts";
 import { ApiError, type Envelope } from "../../../shared/errors/api-error.ts";
-import { BadImage, IMAGE_EXTENSIONS, TAKE_EXTENSIONS, VIDEO_EXTENSIONS, extensionOf, familyOf, imageHeader, sniff, type ImageHeader, type SniffedKind } from "./sniff.ts";
+import {
+  BadImage,
+  IMAGE_EXTENSIONS,
+  TAKE_EXTENSIONS,
+  VIDEO_EXTENSIONS,
+  extensionOf,
+  familyOf,
+  imageHeader,
+  sniff,
+  type ImageHeader,
+  type SniffedKind,
+} from "./sniff.ts";
 
 export interface AvatarUploadLimits {
   /** The whole multipart body (413 `body_too_large` beyond). */
@@ -73,17 +84,29 @@ function whatItIs(b: Uint8Array): string {
   return "not a recognised image or video";
 }
 
-async function checkedFile(part: File, allowed: Record<string, SniffedKind>, what: string, limits: AvatarUploadLimits, env: Envelope): Promise<UploadedFile> {
+async function checkedFile(
+  part: File,
+  allowed: Record<string, SniffedKind>,
+  what: string,
+  limits: AvatarUploadLimits,
+  env: Envelope,
+): Promise<UploadedFile> {
   const name = part.name ?? "";
   const ext = extensionOf(name);
-  const wanted = Object.keys(allowed).map((e) => `.${e}`).join(" ");
+  const wanted = Object.keys(allowed)
+    .map((e) => `.${e}`)
+    .join(" ");
   if (!(ext in allowed)) throw bad("unsupported_file", `${what} ${show(name)} must end ${wanted}.`, env);
   const bytes = new Uint8Array(await part.arrayBuffer());
   if (bytes.length === 0) throw bad("unsupported_file", `${what} ${show(name)} is empty.`, env);
   const kind = sniff(bytes);
   if (!kind) throw bad("unsupported_file", `${what} ${show(name)} is ${whatItIs(bytes)}, not a ${wanted} file.`, env);
   if (familyOf(kind) !== familyOf(allowed[ext])) {
-    throw bad("unsupported_file", `${what} ${show(name)} is named like ${familyOf(allowed[ext]) === "image" ? "an image" : "a video"} but its bytes are ${kind.toUpperCase()} ${familyOf(kind)}.`, env);
+    throw bad(
+      "unsupported_file",
+      `${what} ${show(name)} is named like ${familyOf(allowed[ext]) === "image" ? "an image" : "a video"} but its bytes are ${kind.toUpperCase()} ${familyOf(kind)}.`,
+      env,
+    );
   }
   if (!Object.values(allowed).includes(kind) && !(kind === "mkv" && Object.values(allowed).includes("webm"))) {
     throw bad("unsupported_file", `${what} ${show(name)} is ${kind.toUpperCase()}; accepted: ${wanted}.`, env);
@@ -98,7 +121,11 @@ async function checkedFile(part: File, allowed: Record<string, SniffedKind>, wha
     }
     const px = image.width * image.height;
     if (px > limits.maxImagePixels) {
-      throw bad("image_too_large", `${what} ${show(name)} is ${image.width}x${image.height} (${Math.round(px / 1e6)} MP); at most ${Math.round(limits.maxImagePixels / 1e6)} MP is accepted. Scale it down first.`, env);
+      throw bad(
+        "image_too_large",
+        `${what} ${show(name)} is ${image.width}x${image.height} (${Math.round(px / 1e6)} MP); at most ${Math.round(limits.maxImagePixels / 1e6)} MP is accepted. Scale it down first.`,
+        env,
+      );
     }
   }
   return { name, bytes, kind, ext: STORED_EXT[kind], image };
@@ -110,7 +137,10 @@ export interface FormRules {
   takes: boolean;
 }
 export const AVATAR_FORM: FormRules = { fields: ["tones", "consent_token", "framing", "gesture_amplitude", "ai_generated"], takes: true };
-export const PHOTO_AVATAR_FORM: FormRules = { fields: ["avatar_id", "tones", "consent_token", "framing", "gesture_amplitude", "ai_generated"], takes: false };
+export const PHOTO_AVATAR_FORM: FormRules = {
+  fields: ["avatar_id", "tones", "consent_token", "framing", "gesture_amplitude", "ai_generated"],
+  takes: false,
+};
 
 /** Every part checked by name and type; anything the table does not name is a 400 naming it. */
 export async function parseUploadForm(form: FormData, rules: FormRules, limits: AvatarUploadLimits, env: Envelope): Promise<ParsedUpload> {
@@ -144,9 +174,13 @@ export async function parseUploadForm(form: FormData, rules: FormRules, limits: 
     throw bad("invalid_part", `Unknown part ${show(name)}; this route takes: ${accepted}.`, env);
   }
   if (!file) throw bad("missing_file", "The part file is required (a PNG or JPG image, or an MP4, MOV or WEBM video).", env);
-  if (takeParts.length > limits.maxTakes) throw bad("invalid_part", `At most ${limits.maxTakes} take parts are accepted; ${takeParts.length} were sent.`, env);
+  if (takeParts.length > limits.maxTakes)
+    throw bad("invalid_part", `At most ${limits.maxTakes} take parts are accepted; ${takeParts.length} were sent.`, env);
   const main = await checkedFile(file, { ...IMAGE_EXTENSIONS, ...VIDEO_EXTENSIONS }, "The file", limits, env);
-  const takeExt = Object.fromEntries(TAKE_EXTENSIONS.map((e) => [e, e === "mkv" ? "mkv" : VIDEO_EXTENSIONS[e]])) as Record<string, SniffedKind>;
+  const takeExt = Object.fromEntries(TAKE_EXTENSIONS.map((e) => [e, e === "mkv" ? "mkv" : VIDEO_EXTENSIONS[e]])) as Record<
+    string,
+    SniffedKind
+  >;
   for (const t of takeParts) {
     const f = await checkedFile(t.part, takeExt, `The take ${t.name}`, limits, env);
     takes.push({ tone: t.tone, n: t.n, file: f });

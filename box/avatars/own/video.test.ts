@@ -20,7 +20,20 @@ function make(name: string, args: string[]): string {
 
 describe("probeVideo", () => {
   it("answers the displayed size: rotation applied, non-square pixels made square", async () => {
-    const plain = make("plain.mp4", ["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-t", "0.5", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]);
+    const plain = make("plain.mp4", [
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=96x64:rate=10",
+      "-t",
+      "0.5",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+    ]);
     expect(await probeVideo(plain)).toMatchObject({ width: 96, height: 64, displayWidth: 96, displayHeight: 64 });
     const stored = make("stored.mp4", ["-i", plain, "-vf", "transpose=1", "-c:v", "libx264", "-preset", "ultrafast"]);
     const phone = make("phone.mp4", ["-i", stored, "-c", "copy", "-metadata:s:v:0", "rotate=90"]);
@@ -39,8 +52,24 @@ describe("probeVideo", () => {
     // Someone else's video on the volume, and a file that starts with `free` at offset 4 but is an MPD.
     mkdirSync(join(work, "victim"), { recursive: true });
     mkdirSync(join(work, "attacker"), { recursive: true });
-    const victim = make("victim/source.mp4", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]);
-    for (const [name, url] of [["relative.mp4", "../victim/source.mp4"], ["absolute.mp4", `file://${victim}`]]) {
+    const victim = make("victim/source.mp4", [
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=64x48:rate=10",
+      "-t",
+      "1",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+    ]);
+    for (const [name, url] of [
+      ["relative.mp4", "../victim/source.mp4"],
+      ["absolute.mp4", `file://${victim}`],
+    ]) {
       const path = join(work, "attacker", name);
       writeFileSync(path, mpdPointingAt(url));
       const err = await probeVideo(path).catch((e: unknown) => e);
@@ -48,7 +77,8 @@ describe("probeVideo", () => {
       expect((err as Error).message).not.toContain(work); // the sentence names "the file", not the volume
       const frames: Uint8Array[] = [];
       const decoded = (async () => {
-        for await (const f of rgbFrames({ path, demuxer: "mov" }, { filters: "scale=64:48", width: 64, height: 48, maxFrames: 2 })) frames.push(f);
+        for await (const f of rgbFrames({ path, demuxer: "mov" }, { filters: "scale=64:48", width: 64, height: 48, maxFrames: 2 }))
+          frames.push(f);
       })();
       await expect(decoded).rejects.toThrow(DecodeError);
       expect(frames).toHaveLength(0);
@@ -56,7 +86,18 @@ describe("probeVideo", () => {
   });
 
   it("opens a file only as the container its bytes say, and names no path when refusing", async () => {
-    const webm = make("real.webm", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-t", "0.5", "-c:v", "libvpx", "-deadline", "realtime"]);
+    const webm = make("real.webm", [
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=64x48:rate=10",
+      "-t",
+      "0.5",
+      "-c:v",
+      "libvpx",
+      "-deadline",
+      "realtime",
+    ]);
     expect(await probeVideo(webm)).toMatchObject({ demuxer: "matroska", width: 64 });
     const text = join(work, "notes.mp4");
     writeFileSync(text, "just some words, not a video at all");

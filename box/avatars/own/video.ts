@@ -85,7 +85,8 @@ export async function demuxerOf(path: string): Promise<VideoDemuxer> {
 /** What ffprobe says of a file; throws BadVideo with a sentence a person can act on. */
 export async function probeVideo(path: string, limits: VideoLimits = VIDEO_LIMITS): Promise<VideoInfo> {
   const demuxer = await demuxerOf(path);
-  const entries = "stream=codec_type,codec_name,width,height,duration,sample_aspect_ratio:stream_side_data=rotation:stream_tags=rotate:format=duration,format_name";
+  const entries =
+    "stream=codec_type,codec_name,width,height,duration,sample_aspect_ratio:stream_side_data=rotation:stream_tags=rotate:format=duration,format_name";
   const r = await run(FFPROBE, ["-v", "error", "-show_entries", entries, "-of", "json", ...videoInputArgs({ path, demuxer })], 20_000);
   if (r.code !== 0) throw new BadVideo(`the video could not be read (${lastLineOf(r.stderr, path) || "ffprobe refused it"}).`);
   let parsed: { streams?: ProbedStream[]; format?: { duration?: string; format_name?: string } };
@@ -98,11 +99,21 @@ export async function probeVideo(path: string, limits: VideoLimits = VIDEO_LIMIT
   if (!video) throw new BadVideo("the file has no video stream.");
   const durationS = Number(parsed.format?.duration ?? video.duration);
   if (!Number.isFinite(durationS) || durationS <= 0) throw new BadVideo("the video's length could not be read (it may be truncated).");
-  if (durationS > limits.maxSeconds) throw new BadVideo(`the video is ${Math.round(durationS)} s long; at most ${limits.maxSeconds} s is accepted.`);
+  if (durationS > limits.maxSeconds)
+    throw new BadVideo(`the video is ${Math.round(durationS)} s long; at most ${limits.maxSeconds} s is accepted.`);
   const width = video.width!;
   const height = video.height!;
-  if (width * height > limits.maxPixels) throw new BadVideo(`the video is ${width}x${height}; at most ${limits.maxPixels} pixels a frame is accepted (e.g. 4096x2304).`);
-  return { durationS, width, height, ...displaySize(video), codec: video.codec_name ?? "", format: parsed.format?.format_name ?? "", demuxer };
+  if (width * height > limits.maxPixels)
+    throw new BadVideo(`the video is ${width}x${height}; at most ${limits.maxPixels} pixels a frame is accepted (e.g. 4096x2304).`);
+  return {
+    durationS,
+    width,
+    height,
+    ...displaySize(video),
+    codec: video.codec_name ?? "",
+    format: parsed.format?.format_name ?? "",
+    demuxer,
+  };
 }
 
 interface ProbedStream {

@@ -24,9 +24,27 @@ export async function rasteriseSvg(svg: string, width: number, height: number, o
 
 function runFfmpeg(file: string, width: number, height: number, opts: RasteriseOptions): Promise<Uint8Array> {
   const args = [
-    "-hide_banner", "-loglevel", "error", "-nostdin",
-    "-f", "svg_pipe", "-width", String(width), "-height", String(height), "-keep_ar", "0", "-i", file,
-    "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-nostdin",
+    "-f",
+    "svg_pipe",
+    "-width",
+    String(width),
+    "-height",
+    String(height),
+    "-keep_ar",
+    "0",
+    "-i",
+    file,
+    "-frames:v",
+    "1",
+    "-f",
+    "rawvideo",
+    "-pix_fmt",
+    "rgba",
+    "pipe:1",
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(opts.ffmpegPath ?? "ffmpeg", args, { stdio: ["ignore", "pipe", "pipe"] });

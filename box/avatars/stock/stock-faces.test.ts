@@ -13,10 +13,14 @@ beforeAll(async () => {
 });
 
 function decodePng(png: Uint8Array): Uint8Array {
-  const r = spawnSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "png_pipe", "-i", "pipe:0", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"], {
-    input: png,
-    maxBuffer: 64 << 20,
-  });
+  const r = spawnSync(
+    "ffmpeg",
+    ["-hide_banner", "-loglevel", "error", "-f", "png_pipe", "-i", "pipe:0", "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"],
+    {
+      input: png,
+      maxBuffer: 64 << 20,
+    },
+  );
   if (r.status !== 0) throw new Error(r.stderr.toString());
   return new Uint8Array(r.stdout);
 }

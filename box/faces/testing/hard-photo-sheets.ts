@@ -14,7 +14,11 @@ import { restFrame } from "../../render/tone-rest.ts";
 import { preparePhoto } from "../prepare-photo.ts";
 import { glassesPhoto, handPhoto, moustachePhoto, sideLitPhoto, tinyFacePhoto, turnedPhoto } from "./photos.ts";
 
-const outDir = process.argv.slice(2).find((a) => a.startsWith("--out="))?.slice(6) ?? ".cache/faces";
+const outDir =
+  process.argv
+    .slice(2)
+    .find((a) => a.startsWith("--out="))
+    ?.slice(6) ?? ".cache/faces";
 const SIZE = 512;
 const TILE = 160;
 const VISEMES: Viseme[] = ["aa", "E", "O", "U"];
@@ -30,7 +34,11 @@ async function tile(rgba: Uint8Array, left: number, top: number, side: number): 
   const s = Math.min(SIZE, Math.round(side));
   const l = Math.max(0, Math.min(SIZE - s, Math.round(left)));
   const t = Math.max(0, Math.min(SIZE - s, Math.round(top)));
-  return sharp(rgba, { raw: { width: SIZE, height: SIZE, channels: 4 } }).extract({ left: l, top: t, width: s, height: s }).resize(TILE, TILE).raw().toBuffer();
+  return sharp(rgba, { raw: { width: SIZE, height: SIZE, channels: 4 } })
+    .extract({ left: l, top: t, width: s, height: s })
+    .resize(TILE, TILE)
+    .raw()
+    .toBuffer();
 }
 
 async function sheet(renderer: FaceRenderer, face: PreparedFace): Promise<Buffer> {
@@ -42,23 +50,39 @@ async function sheet(renderer: FaceRenderer, face: PreparedFace): Promise<Buffer
   const mouthSide = m.width * 2.2;
   const raw = { width: TILE, height: TILE, channels: 4 as const };
   for (const [i, p] of FRAMES.entries()) {
-    for (const [row, which] of [[0, face], [2, free]] as const) {
+    for (const [row, which] of [
+      [0, face],
+      [2, free],
+    ] as const) {
       if (p) await renderer.render(which, p, frame);
       else frame.set(face.i420);
       const rgba = i420ToRgba(frame, SIZE, SIZE);
-      if (row === 0) composites.push({ input: await tile(rgba, f.x - headSide / 2, f.y - headSide / 2, headSide), raw, left: i * TILE, top: 0 });
-      composites.push({ input: await tile(rgba, m.x - mouthSide / 2, m.y - mouthSide * 0.4, mouthSide), raw, left: i * TILE, top: (row === 0 ? 1 : 2) * TILE });
+      if (row === 0)
+        composites.push({ input: await tile(rgba, f.x - headSide / 2, f.y - headSide / 2, headSide), raw, left: i * TILE, top: 0 });
+      composites.push({
+        input: await tile(rgba, m.x - mouthSide / 2, m.y - mouthSide * 0.4, mouthSide),
+        raw,
+        left: i * TILE,
+        top: (row === 0 ? 1 : 2) * TILE,
+      });
     }
   }
-  return sharp({ create: { width: FRAMES.length * TILE, height: 3 * TILE, channels: 4, background: "#ffffff" } }).composite(composites).png().toBuffer();
+  return sharp({ create: { width: FRAMES.length * TILE, height: 3 * TILE, channels: 4, background: "#ffffff" } })
+    .composite(composites)
+    .png()
+    .toBuffer();
 }
 
 if (import.meta.main) {
   await mkdir(outDir, { recursive: true });
   const renderer = await FaceRenderer.load({ width: SIZE, height: SIZE });
   const photos: [string, () => Promise<Uint8Array>][] = [
-    ["moustache", moustachePhoto], ["hand", handPhoto], ["glasses", glassesPhoto],
-    ["side-light", sideLitPhoto], ["turned", turnedPhoto], ["tiny", tinyFacePhoto],
+    ["moustache", moustachePhoto],
+    ["hand", handPhoto],
+    ["glasses", glassesPhoto],
+    ["side-light", sideLitPhoto],
+    ["turned", turnedPhoto],
+    ["tiny", tinyFacePhoto],
   ];
   const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
   for (const [name, bytes] of photos) {

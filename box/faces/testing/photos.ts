@@ -30,11 +30,15 @@ export function smilingPhoto(): Promise<Uint8Array> {
  * scale on the right (so the largest face is singlePhoto's, at the same scale as there).
  */
 export async function twoPeoplePhoto(): Promise<Uint8Array> {
-  const small = await sharp(await smilingPhoto()).resize(240, 450).toBuffer();
+  const small = await sharp(await smilingPhoto())
+    .resize(240, 450)
+    .toBuffer();
   const big = await singlePhoto();
   return jpeg(
-    sharp({ create: { width: 800, height: 900, channels: 3, background: "#c8c0b0" } })
-      .composite([{ input: small, left: 10, top: 300 }, { input: Buffer.from(big), left: 280, top: 0 }]),
+    sharp({ create: { width: 800, height: 900, channels: 3, background: "#c8c0b0" } }).composite([
+      { input: small, left: 10, top: 300 },
+      { input: Buffer.from(big), left: 280, top: 0 },
+    ]),
   );
 }
 
@@ -49,7 +53,11 @@ export function landscapePhoto(): Promise<Uint8Array> {
 
 /** A solid grey PNG. */
 export async function solidPhoto(): Promise<Uint8Array> {
-  return new Uint8Array(await sharp({ create: { width: 640, height: 480, channels: 3, background: "#808080" } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: "#808080" } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 /** The first half of a real JPEG. */
@@ -91,7 +99,9 @@ export function bombPng(side = 20000): Uint8Array {
   ihdr.writeUInt32BE(side, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return new Uint8Array(Buffer.concat([sig, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.alloc(side * 3 + 1))), chunk("IEND", Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([sig, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.alloc(side * 3 + 1))), chunk("IEND", Buffer.alloc(0))]),
+  );
 }
 
 /**
@@ -116,8 +126,12 @@ export async function sideLitPhoto(): Promise<Uint8Array> {
 
 /** singlePhoto at a fifth of its size in a 1280x960 grey room: a face about 55 pixels tall. */
 export async function tinyFacePhoto(): Promise<Uint8Array> {
-  const small = await sharp(await singlePhoto()).resize(104, 180).toBuffer();
-  return jpeg(sharp({ create: { width: 1280, height: 960, channels: 3, background: "#9a968c" } }).composite([{ input: small, left: 700, top: 380 }]));
+  const small = await sharp(await singlePhoto())
+    .resize(104, 180)
+    .toBuffer();
+  return jpeg(
+    sharp({ create: { width: 1280, height: 960, channels: 3, background: "#9a968c" } }).composite([{ input: small, left: 700, top: 380 }]),
+  );
 }
 
 /** A real face turned about 30 degrees to the image's right (sample4's left-most person). */
@@ -148,7 +162,7 @@ export async function glassesPhoto(): Promise<Uint8Array> {
 /** singlePhoto with a moustache: short dark strands in a band from the nose over the upper lip. */
 export async function moustachePhoto(): Promise<Uint8Array> {
   let seed = 7;
-  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const strands: string[] = [];
   for (let i = 0; i < 900; i++) {
     const t = rnd();
@@ -157,7 +171,9 @@ export async function moustachePhoto(): Promise<Uint8Array> {
     const y = 384 - arch + rnd() * (20 + 6 * Math.sin(Math.PI * t));
     const dx = (t - 0.5) * 10 + (rnd() - 0.5) * 4;
     const shade = 20 + Math.floor(rnd() * 40);
-    strands.push(`<path d="M${x.toFixed(1)} ${y.toFixed(1)} l${dx.toFixed(1)} ${(6 + rnd() * 6).toFixed(1)}" stroke="rgb(${shade},${shade - 6},${shade - 10})"/>`);
+    strands.push(
+      `<path d="M${x.toFixed(1)} ${y.toFixed(1)} l${dx.toFixed(1)} ${(6 + rnd() * 6).toFixed(1)}" stroke="rgb(${shade},${shade - 6},${shade - 10})"/>`,
+    );
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="520" height="900"><g stroke-width="1.6" stroke-linecap="round" opacity="0.92">${strands.join("")}</g></svg>`;
   return jpeg(sharp(await singlePhoto()).composite([{ input: Buffer.from(svg) }]));

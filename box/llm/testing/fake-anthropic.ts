@@ -44,7 +44,12 @@ export class FakeAnthropic extends FakeServer {
   }
 
   private list(url: URL, res: ServerResponse): void {
-    const all = (this.options.models ?? []).map((m) => ({ type: "model", id: m.id, display_name: m.label ?? m.id, created_at: "2025-01-01T00:00:00Z" }));
+    const all = (this.options.models ?? []).map((m) => ({
+      type: "model",
+      id: m.id,
+      display_name: m.label ?? m.id,
+      created_at: "2025-01-01T00:00:00Z",
+    }));
     const limit = Math.min(Number(url.searchParams.get("limit") ?? 20), this.anthropic.pageSize ?? 20);
     const after = url.searchParams.get("after_id");
     const start = after ? all.findIndex((m) => m.id === after) + 1 : 0;
@@ -67,7 +72,8 @@ export class FakeAnthropic extends FakeServer {
     if (body.stream !== true) return this.error(res, 400, "this fake only streams");
     const script = this.nextScript();
     const first = script[0];
-    if (first && "httpError" in first) return this.error(res, first.httpError, first.message ?? `fake error ${first.httpError}`, first.type);
+    if (first && "httpError" in first)
+      return this.error(res, first.httpError, first.message ?? `fake error ${first.httpError}`, first.type);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": "req_fake" });
     return this.play(res, this.frames(script, body));
   }
@@ -75,8 +81,19 @@ export class FakeAnthropic extends FakeServer {
   private frames(script: Script, body: any): Frame[] {
     const sse = (data: { type: string } & Record<string, unknown>): string => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
     const usage = scriptUsage(script, Math.ceil(JSON.stringify(body.messages ?? []).length / 4));
-    const message = { id: "msg_fake", type: "message", role: "assistant", content: [], model: body.model, stop_reason: null, stop_sequence: null };
-    const frames: Frame[] = [sse({ type: "message_start", message: { ...message, usage: { input_tokens: usage.inputTokens, output_tokens: 1 } } }), sse({ type: "ping" })];
+    const message = {
+      id: "msg_fake",
+      type: "message",
+      role: "assistant",
+      content: [],
+      model: body.model,
+      stop_reason: null,
+      stop_sequence: null,
+    };
+    const frames: Frame[] = [
+      sse({ type: "message_start", message: { ...message, usage: { input_tokens: usage.inputTokens, output_tokens: 1 } } }),
+      sse({ type: "ping" }),
+    ];
     let index = -1;
     let open: "text" | null = null;
     let calls = 0;
@@ -102,7 +119,13 @@ export class FakeAnthropic extends FakeServer {
       } else if ("toolCall" in step) {
         close();
         const id = step.toolCall.id ?? `toolu_fake_${calls++}`;
-        frames.push(sse({ type: "content_block_start", index: ++index, content_block: { type: "tool_use", id, name: step.toolCall.name, input: {} } }));
+        frames.push(
+          sse({
+            type: "content_block_start",
+            index: ++index,
+            content_block: { type: "tool_use", id, name: step.toolCall.name, input: {} },
+          }),
+        );
         for (const part of halves(toolArgsText(step.toolCall))) {
           frames.push(sse({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } }));
         }
@@ -118,7 +141,13 @@ export class FakeAnthropic extends FakeServer {
       }
     }
     close();
-    frames.push(sse({ type: "message_delta", delta: { stop_reason: stop ?? "end_turn", stop_sequence: null }, usage: { output_tokens: usage.outputTokens } }));
+    frames.push(
+      sse({
+        type: "message_delta",
+        delta: { stop_reason: stop ?? "end_turn", stop_sequence: null },
+        usage: { output_tokens: usage.outputTokens },
+      }),
+    );
     frames.push(sse({ type: "message_stop" }));
     return frames;
   }

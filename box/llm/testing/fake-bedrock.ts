@@ -38,7 +38,8 @@ export class FakeBedrock extends FakeServer {
   protected handle(req: IncomingMessage, rec: RecordedRequest, res: ServerResponse): Promise<void> | void {
     const m = /^\/model\/([^/]+)\/converse-stream$/.exec(rec.path.split("?")[0]);
     if (req.method !== "POST" || !m) return this.error(res, 404, "UnknownOperationException");
-    if (!String(req.headers.authorization ?? "").startsWith("AWS4-HMAC-SHA256")) return this.error(res, 403, "Missing Authentication Token");
+    if (!String(req.headers.authorization ?? "").startsWith("AWS4-HMAC-SHA256"))
+      return this.error(res, 403, "Missing Authentication Token");
     const modelId = decodeURIComponent(m[1]);
     this.lastModelId = modelId;
     const models = this.options.models ?? [];
@@ -48,7 +49,8 @@ export class FakeBedrock extends FakeServer {
     if (refusal) return this.error(res, 400, `The model returned the following errors: ${refusal}: Extra inputs are not permitted`);
     const script = this.nextScript();
     const first = script[0];
-    if (first && "httpError" in first) return this.error(res, first.httpError, first.message ?? `fake error ${first.httpError}`, first.type);
+    if (first && "httpError" in first)
+      return this.error(res, first.httpError, first.message ?? `fake error ${first.httpError}`, first.type);
     res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream", "x-amzn-requestid": "fake-request" });
     return this.play(res, this.frames(script, rec.body ?? {}));
   }
@@ -79,13 +81,17 @@ export class FakeBedrock extends FakeServer {
         close();
         index++;
         frames.push(eventFrame("contentBlockDelta", { contentBlockIndex: index, delta: { reasoningContent: { text: step.thinking } } }));
-        frames.push(eventFrame("contentBlockDelta", { contentBlockIndex: index, delta: { reasoningContent: { signature: `sig-${index}` } } }));
+        frames.push(
+          eventFrame("contentBlockDelta", { contentBlockIndex: index, delta: { reasoningContent: { signature: `sig-${index}` } } }),
+        );
         frames.push(eventFrame("contentBlockStop", { contentBlockIndex: index }));
       } else if ("toolCall" in step) {
         close();
         index++;
         const toolUseId = step.toolCall.id ?? `tooluse_fake_${index}`;
-        frames.push(eventFrame("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId, name: step.toolCall.name } } }));
+        frames.push(
+          eventFrame("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId, name: step.toolCall.name } } }),
+        );
         for (const part of halves(toolArgsText(step.toolCall))) {
           frames.push(eventFrame("contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input: part } } }));
         }
@@ -103,7 +109,12 @@ export class FakeBedrock extends FakeServer {
     close();
     frames.push(eventFrame("messageStop", { stopReason: stop ?? "end_turn" }));
     const u = scriptUsage(script, Math.ceil(JSON.stringify(body.messages ?? []).length / 4));
-    frames.push(eventFrame("metadata", { usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.inputTokens + u.outputTokens }, metrics: { latencyMs: 1 } }));
+    frames.push(
+      eventFrame("metadata", {
+        usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.inputTokens + u.outputTokens },
+        metrics: { latencyMs: 1 },
+      }),
+    );
     return frames;
   }
 }

@@ -33,7 +33,13 @@ export class FakeOpenAi extends FakeServer {
     const models = this.options.models ?? [];
     const model = models.find((m) => m.id === body.model);
     if (models.length > 0 && !model) {
-      return this.error(res, 404, `The model \`${body.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found");
+      return this.error(
+        res,
+        404,
+        `The model \`${body.model}\` does not exist or you do not have access to it.`,
+        "invalid_request_error",
+        "model_not_found",
+      );
     }
     const refusal = model?.refuse?.(body);
     if (refusal) return this.error(res, 400, `Unsupported parameter: ${refusal}`, "invalid_request_error", "unsupported_parameter");
@@ -69,7 +75,11 @@ export class FakeOpenAi extends FakeServer {
         }
       } else if ("errorMidStream" in step) {
         const e = step.errorMidStream;
-        const error = { message: e.message ?? "The server had an error while processing your request.", type: e.type ?? "server_error", code: e.status ?? null };
+        const error = {
+          message: e.message ?? "The server had an error while processing your request.",
+          type: e.type ?? "server_error",
+          code: e.status ?? null,
+        };
         return [...frames, `data: ${JSON.stringify({ error })}\n\n`];
       }
     }

@@ -8,7 +8,9 @@ import { waitFor } from "./processes.ts";
 export type WrtcPeer = globalThis.RTCPeerConnection;
 export const WrtcPeerConnection = (wrtc as unknown as { RTCPeerConnection: typeof globalThis.RTCPeerConnection }).RTCPeerConnection;
 
-export async function offeredPeer(kinds: readonly ("video" | "audio")[] = ["video", "audio"]): Promise<{ client: WrtcPeer; peer: AnswerPeer }> {
+export async function offeredPeer(
+  kinds: readonly ("video" | "audio")[] = ["video", "audio"],
+): Promise<{ client: WrtcPeer; peer: AnswerPeer }> {
   const client: WrtcPeer = new WrtcPeerConnection({ iceServers: [] });
   try {
     for (const kind of kinds) client.addTransceiver(kind, { direction: "recvonly" });

@@ -25,7 +25,39 @@ export function vp8Clip(image: Uint8Array, o: { width: number; height: number; f
   try {
     writeFileSync(join(dir, "in.img"), image);
     const vf = o.filter ?? `scale=${o.width}:${o.height}`;
-    execFileSync("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-loop", "1", "-i", join(dir, "in.img"), "-t", String(o.seconds), "-r", String(o.fps), "-vf", vf, "-c:v", "libvpx", "-b:v", "1M", "-deadline", "realtime", "-cpu-used", "8", "-g", String(o.fps * 2), "-f", "ivf", join(dir, "out.ivf")], { stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
+    execFileSync(
+      "ffmpeg",
+      [
+        "-hide_banner",
+        "-nostdin",
+        "-loglevel",
+        "error",
+        "-loop",
+        "1",
+        "-i",
+        join(dir, "in.img"),
+        "-t",
+        String(o.seconds),
+        "-r",
+        String(o.fps),
+        "-vf",
+        vf,
+        "-c:v",
+        "libvpx",
+        "-b:v",
+        "1M",
+        "-deadline",
+        "realtime",
+        "-cpu-used",
+        "8",
+        "-g",
+        String(o.fps * 2),
+        "-f",
+        "ivf",
+        join(dir, "out.ivf"),
+      ],
+      { stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 },
+    );
     return ivfFrames(readFileSync(join(dir, "out.ivf")));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -48,9 +48,13 @@ export interface Plane {
 
 export interface CropGrid {
   /** Crop bounds in chroma samples as int64 [1] tensors. */
-  x0: V; x1: V; y0: V; y1: V;
+  x0: V;
+  x1: V;
+  y0: V;
+  y1: V;
   /** Luma width and height as int64 [1] (offsets of the chroma part in xs/ys). */
-  w: V; h: V;
+  w: V;
+  h: V;
 }
 
 export function cropGrid(m: Maths, a: AnchorS, shape: MouthShape, wf: V, hf: V, wi: V, hi: V): CropGrid {
@@ -73,18 +77,27 @@ export function cropGrid(m: Maths, a: AnchorS, shape: MouthShape, wf: V, hf: V, 
  */
 export interface MouthProfiles {
   /** Columns: the opening's top edge (relative to the seam row) and height. */
-  lo: V; gap: V;
+  lo: V;
+  gap: V;
   /** Columns: upper teeth length, teeth weight across the mouth, gaps between teeth (luma). */
-  teethLen: V; teethCols: V; toothGaps: V;
+  teethLen: V;
+  teethCols: V;
+  toothGaps: V;
   /** Columns: 1 / height (for the height within the opening), tongue weight, 1 / rim width. */
-  invGap: V; tongueCols: V; invRim: V;
+  invGap: V;
+  tongueCols: V;
+  invRim: V;
   /**
    * Columns: luma factor darkening into the corners; the edge's feather relative to the
    * centre's (wider towards the corners); how opaque the interior is (less at the corners).
    */
-  shade: V; featherScale: V; opacity: V;
+  shade: V;
+  featherScale: V;
+  opacity: V;
   /** Columns: the picture's own opening (terms-mouth.ts picTop, picSpan) and px from the mouth centre. */
-  picTop: V; picSpan: V; dx: V;
+  picTop: V;
+  picSpan: V;
+  dx: V;
   /** Rows: offset from the seam row. */
   rows: V;
 }
@@ -96,13 +109,12 @@ export function mouthProfiles(m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthSh
   // edge dips between teeth; front teeth widest at the centre, lateral ones shorter.
   const xc = m.sub(xs, a.mx);
   const between = m.sub(1, m.abs(m.sin(m.div(xc, m.mul(a.mW, 0.115 / Math.PI)))));
-  const teethLen = m.mul(
-    m.min(m.mul(a.mW, 0.078), m.mul(gap, 0.38)),
-    m.mul(m.fma(between, -0.25, 1), m.fma(m.mul(u, u), -0.45, 1)),
-  );
+  const teethLen = m.mul(m.min(m.mul(a.mW, 0.078), m.mul(gap, 0.38)), m.mul(m.fma(between, -0.25, 1), m.fma(m.mul(u, u), -0.45, 1)));
   const rows = m.sub(ys, a.my);
   return {
-    lo: shape.lo, gap, teethLen,
+    lo: shape.lo,
+    gap,
+    teethLen,
     teethCols: m.sub(1, m.smoothstep(0.45, 0.92, u)),
     // Soft gaps between teeth (luma only).
     toothGaps: m.fma(m.pow(between, 6), -0.22, 1),
@@ -115,25 +127,31 @@ export function mouthProfiles(m: Maths, xs: V, ys: V, a: AnchorS, shape: MouthSh
     featherScale: m.fma(m.mul(u, u), 1.3, 1),
     // ...and the interior thins out there, so the opening ends in the lips' own shadow, not a point.
     opacity: m.fma(m.smoothstep(0.55, 1.0, u), -0.5, 1),
-    picTop: shape.picTop, picSpan: shape.picSpan, dx: xc,
+    picTop: shape.picTop,
+    picSpan: shape.picSpan,
+    dx: xc,
     rows,
   };
 }
 
 export function paintCavity(
-  m: Maths, a: AnchorS, pr: MouthProfiles, crop: CropGrid, colours: MouthColours, pose: PhotoMouthPose, plane: Plane,
+  m: Maths,
+  a: AnchorS,
+  pr: MouthProfiles,
+  crop: CropGrid,
+  colours: MouthColours,
+  pose: PhotoMouthPose,
+  plane: Plane,
 ): V {
   const g = m.g;
   const two = g.ci([2]);
   const int = (x: V, f: V) => g.op("Mul", [x, f]);
   const addI = (x: V, y: V) => g.op("Add", [x, y]);
   // Crop bounds of this plane, and where its samples sit in the coordinate vectors.
-  const [c0, c1, r0, r1] = plane.step === 1
-    ? [int(crop.x0, two), int(crop.x1, two), int(crop.y0, two), int(crop.y1, two)]
-    : [crop.x0, crop.x1, crop.y0, crop.y1];
-  const [xOff0, xOff1, yOff0, yOff1] = plane.step === 1
-    ? [c0, c1, r0, r1]
-    : [addI(c0, crop.w), addI(c1, crop.w), addI(r0, crop.h), addI(r1, crop.h)];
+  const [c0, c1, r0, r1] =
+    plane.step === 1 ? [int(crop.x0, two), int(crop.x1, two), int(crop.y0, two), int(crop.y1, two)] : [crop.x0, crop.x1, crop.y0, crop.y1];
+  const [xOff0, xOff1, yOff0, yOff1] =
+    plane.step === 1 ? [c0, c1, r0, r1] : [addI(c0, crop.w), addI(c1, crop.w), addI(r0, crop.h), addI(r1, crop.h)];
   const col = (v: V) => m.slice(v, xOff0, xOff1, [0]);
   const row = (v: V) => m.unsqueeze(m.slice(v, yOff0, yOff1, [0]), [1]);
   const luma = plane.step === 1;
@@ -175,7 +193,13 @@ export function paintCavity(
 
   // The picture's own interior where it has one (its teeth, with the head above and the jaw below).
   const own = photoMouth(m, pose, {
-    source: plane.source, d, gap, picTop: col(pr.picTop), picSpan: col(pr.picSpan), dx: col(pr.dx), soft,
+    source: plane.source,
+    d,
+    gap,
+    picTop: col(pr.picTop),
+    picSpan: col(pr.picSpan),
+    dx: col(pr.dx),
+    soft,
   });
   const interior = m.add(cavShaded, m.mul(own.weight, m.sub(own.sample, cavShaded)));
 

@@ -19,7 +19,12 @@ export interface CropEnvelope {
 export const DEFAULT_CROP_ENVELOPE: CropEnvelope = { shift: 8, roll: 0.06 };
 
 /** Half-open pixel box [x0, x1) x [y0, y1); every edge even so chroma maps exactly. */
-export interface Box { x0: number; y0: number; x1: number; y1: number }
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 export interface CropBoxes {
   /** What the model runs on. */
@@ -31,7 +36,12 @@ export interface CropBoxes {
 /** A displacement below this (px) moves no pixel by a visible level; Gaussian tails end here. */
 const EPS = 0.004;
 
-interface Span { x0: number; x1: number; y0: number; y1: number }
+interface Span {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
 
 /** How far out a Gaussian exp(-(r/s)^2) with amplitude `amp` px stays above EPS, in units of s. */
 const gaussReach = (amp: number) => Math.sqrt(Math.log(Math.max(amp / EPS, 1)));
@@ -73,7 +83,12 @@ export function warpCropBoxes(a: FaceAnchors, width: number, height: number, env
 
   // Head (hair included) and neck: fixed to the resting anchors; the head reaches the frame top.
   spans.push({ x0: fx - fW * HEAD.cols[1], x1: fx + fW * HEAD.cols[1], y0: -Infinity, y1: chin + fH * HEAD.rows[1] });
-  spans.push({ x0: fx - fW * HEAD.neckCols[1], x1: fx + fW * HEAD.neckCols[1], y0: chin + fH * HEAD.rows[0], y1: chin + fH * HEAD.neckRows[1] });
+  spans.push({
+    x0: fx - fW * HEAD.neckCols[1],
+    x1: fx + fW * HEAD.neckCols[1],
+    y0: chin + fH * HEAD.rows[0],
+    y1: chin + fH * HEAD.neckRows[1],
+  });
 
   // Mouth (terms-mouth.ts), widest when stretched: half width up to 0.5 * 1.21 mouth widths.
   const mW = a.mouth.width;
@@ -101,7 +116,10 @@ export function warpCropBoxes(a: FaceAnchors, width: number, height: number, env
   around(a.mouth, hw + 6, hw + 6, 0.3 * mW + 6, 0.62 * mW + 6);
 
   // Eyes (blink, squint) and brows (terms-face.ts).
-  for (const [e, b] of [[a.leftEye, a.leftBrow], [a.rightEye, a.rightBrow]] as const) {
+  for (const [e, b] of [
+    [a.leftEye, a.leftBrow],
+    [a.rightEye, a.rightBrow],
+  ] as const) {
     around(e, 0.75 * e.width, 0.75 * e.width, 1.12 * e.height, 2.3 * e.height);
     around(b, 1.15 * e.width, 1.15 * e.width, 2.4 * e.height, Math.max(e.y - b.y, 0.6 * e.height));
   }
@@ -111,20 +129,32 @@ export function warpCropBoxes(a: FaceAnchors, width: number, height: number, env
   const y0 = Math.min(...spans.map((s) => s.y0)) - 1;
   const y1 = Math.max(...spans.map((s) => s.y1)) + 1;
   const clampBox = (b: Span): Box => ({
-    x0: Math.max(0, even.down(b.x0)), x1: Math.min(width, even.up(b.x1)),
-    y0: Math.max(0, even.down(b.y0)), y1: Math.min(height, even.up(b.y1)),
+    x0: Math.max(0, even.down(b.x0)),
+    x1: Math.min(width, even.up(b.x1)),
+    y0: Math.max(0, even.down(b.y0)),
+    y1: Math.min(height, even.up(b.y1)),
   });
   const paste = clampBox({ x0, x1, y0, y1 });
 
   // Margin: pixels just inside the paste box sample up to this far outside it (the head's and
   // neck's fades carry part of the head motion; breathing pulls rows up from below).
-  const farthest = Math.max(...[[0, 0], [width, 0], [0, height], [width, height]].map(([x, y]) => Math.hypot(x - pivot.x, y - pivot.y)));
+  const farthest = Math.max(
+    ...[
+      [0, 0],
+      [width, 0],
+      [0, height],
+      [width, height],
+    ].map(([x, y]) => Math.hypot(x - pivot.x, y - pivot.y)),
+  );
   const headMotion = env.shift * Math.SQRT2 + Math.abs(env.roll) * farthest;
-  const margin = even.up(2 + Math.max(
-    fadeOverreach(fW * (HEAD.cols[1] - HEAD.cols[0]), headMotion),
-    fadeOverreach(fH * (HEAD.neckRows[1] - HEAD.neckRows[0]), headMotion),
-    BREATHE.lift * fH,
-  ));
+  const margin = even.up(
+    2 +
+      Math.max(
+        fadeOverreach(fW * (HEAD.cols[1] - HEAD.cols[0]), headMotion),
+        fadeOverreach(fH * (HEAD.neckRows[1] - HEAD.neckRows[0]), headMotion),
+        BREATHE.lift * fH,
+      ),
+  );
   const crop = clampBox({ x0: paste.x0 - margin, x1: paste.x1 + margin, y0: paste.y0 - margin, y1: paste.y1 + margin });
   return { crop, paste };
 }

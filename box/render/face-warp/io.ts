@@ -27,15 +27,38 @@ export const IO = {
 } as const;
 
 export const ANCHOR_LAYOUT = [
-  "face.x", "face.y", "face.width", "face.height",
-  "mouth.x", "mouth.y", "mouth.width",
-  "leftEye.x", "leftEye.y", "leftEye.width", "leftEye.height",
-  "rightEye.x", "rightEye.y", "rightEye.width", "rightEye.height",
-  "leftBrow.x", "leftBrow.y", "rightBrow.x", "rightBrow.y",
+  "face.x",
+  "face.y",
+  "face.width",
+  "face.height",
+  "mouth.x",
+  "mouth.y",
+  "mouth.width",
+  "leftEye.x",
+  "leftEye.y",
+  "leftEye.width",
+  "leftEye.height",
+  "rightEye.x",
+  "rightEye.y",
+  "rightEye.width",
+  "rightEye.height",
+  "leftBrow.x",
+  "leftBrow.y",
+  "rightBrow.x",
+  "rightBrow.y",
 ] as const;
 
 export const PARAM_ORDER = [
-  "open", "wide", "round", "smile", "blink", "brow", "headX", "headY", "headRoll", "breathe",
+  "open",
+  "wide",
+  "round",
+  "smile",
+  "blink",
+  "brow",
+  "headX",
+  "headY",
+  "headRoll",
+  "breathe",
 ] as const satisfies readonly (keyof FrameParams)[];
 
 export function paramsToVector(p: FrameParams, out = new Float32Array(PARAM_ORDER.length)): Float32Array {

@@ -63,11 +63,7 @@ export function buildFaceWarpModel(): BuiltModel {
   // at this size a node's fixed cost outweighs its arithmetic).
   const sx = m.div(2, wf);
   const sy = m.div(2, hf);
-  const all: Term[] = [
-    { row: onesY, colX: m.sub(xs, m.mul(wf, 0.5)) },
-    { row: m.sub(ys, m.mul(hf, 0.5)), colY: onesX },
-    ...terms,
-  ];
+  const all: Term[] = [{ row: onesY, colX: m.sub(xs, m.mul(wf, 0.5)) }, { row: m.sub(ys, m.mul(hf, 0.5)), colY: onesX }, ...terms];
   const stack = (vs: V[]) => m.reshape(m.concat(vs, 0), g.ci([all.length, -1]));
   const a2 = g.op("Transpose", [stack(all.map((t) => t.row))], [attrInts("perm", [1, 0])]); // [1.5H, K]
   const cx = m.mul(stack(all.map((t) => t.colX ?? zerosX)), sx);
@@ -84,9 +80,7 @@ export function buildFaceWarpModel(): BuiltModel {
   const gridUV = grid(m.slice(a2, hi1, end, [0]), m.slice(b3, wi1, end, [1]), g.op("Div", [hi1, g.ci([2])]));
 
   const sample = (img: V, gr: V) =>
-    g.op("GridSample", [img, gr], [
-      attrS("mode", "bilinear"), attrS("padding_mode", "border"), attrI("align_corners", 0),
-    ]);
+    g.op("GridSample", [img, gr], [attrS("mode", "bilinear"), attrS("padding_mode", "border"), attrI("align_corners", 0)]);
   const yF = m.cast(y, "float");
   const uvF = m.cast(uv, "float");
   const warpedY = sample(yF, gridY);

@@ -10,13 +10,16 @@ import type { AnchorS, HeadS } from "./scalars.ts";
 /** Where the picture's mouth is and how the head has moved it (scalars). */
 export interface PhotoMouthPose {
   /** The picture's own seam centre (resting anchors), px. */
-  bx: V; by: V;
+  bx: V;
+  by: V;
   /** cos and sin of the head's roll. */
-  c: V; s: V;
+  c: V;
+  s: V;
   /** The picture's half mouth width over the rendered one: undoes `wide`, `round`, `smile`. */
   unstretch: V;
   /** Image width and height, px (GridSample's normalised coordinates). */
-  wf: V; hf: V;
+  wf: V;
+  hf: V;
 }
 
 export function photoMouthPose(m: Maths, base: AnchorS, head: HeadS, halfWidth: V, wf: V, hf: V): PhotoMouthPose {
@@ -29,7 +32,10 @@ export interface PhotoMouthInput {
   /** [hc, wc]: rows below the rendered upper lip's inner edge. */
   d: V;
   /** [1, wc] columns: the rendered opening's height, the picture's taken upper edge and opening height, px from the mouth centre. */
-  gap: V; picTop: V; picSpan: V; dx: V;
+  gap: V;
+  picTop: V;
+  picSpan: V;
+  dx: V;
   /** Feather, luma px. */
   soft: number;
 }
@@ -50,9 +56,11 @@ export function photoMouth(m: Maths, pose: PhotoMouthPose, i: PhotoMouthInput): 
   const sy = m.add(pose.by, m.sub(m.mul(pose.c, localY), m.mul(pose.s, localX)));
   const norm = (v: V, size: V) => m.unsqueeze(m.sub(m.div(m.mul(v, 2), size), 1), [2]);
   const grid = m.unsqueeze(m.concat([norm(sx, pose.wf), norm(sy, pose.hf)], 2), [0]);
-  const sample = g.op("GridSample", [i.source, grid], [
-    attrS("mode", "bilinear"), attrS("padding_mode", "border"), attrI("align_corners", 0),
-  ]);
+  const sample = g.op(
+    "GridSample",
+    [i.source, grid],
+    [attrS("mode", "bilinear"), attrS("padding_mode", "border"), attrI("align_corners", 0)],
+  );
   // Shown up to the middle of the picture's opening from either lip, fading over a feather
   // that grows with the opening (the picture's middle is often the teeth's dark meeting line).
   const fromLip = m.min(i.d, m.sub(i.gap, i.d));

@@ -3,20 +3,52 @@
 import type { Maths, V } from "./graph-builder.ts";
 import { ANCHOR_LAYOUT, PARAM_ORDER } from "./io.ts";
 
-export interface EyeS { x: V; y: V; w: V; h: V }
-export interface PointS { x: V; y: V }
+export interface EyeS {
+  x: V;
+  y: V;
+  w: V;
+  h: V;
+}
+export interface PointS {
+  x: V;
+  y: V;
+}
 export interface AnchorS {
-  fx: V; fy: V; fW: V; fH: V; chin: V;
-  mx: V; my: V; mW: V;
-  le: EyeS; re: EyeS; lb: PointS; rb: PointS;
+  fx: V;
+  fy: V;
+  fW: V;
+  fH: V;
+  chin: V;
+  mx: V;
+  my: V;
+  mW: V;
+  le: EyeS;
+  re: EyeS;
+  lb: PointS;
+  rb: PointS;
 }
 export type ParamS = Record<(typeof PARAM_ORDER)[number], V>;
-export interface HeadS { px: V; py: V; c: V; s: V; tx: V; ty: V }
+export interface HeadS {
+  px: V;
+  py: V;
+  c: V;
+  s: V;
+  tx: V;
+  ty: V;
+}
 
 /** Parameter ranges the model accepts; values outside are clamped. */
 const RANGES: Record<(typeof PARAM_ORDER)[number], [number, number]> = {
-  open: [0, 1], wide: [0, 1], round: [0, 1], smile: [-1, 1], blink: [0, 1], brow: [-1, 1],
-  headX: [-64, 64], headY: [-64, 64], headRoll: [-0.35, 0.35], breathe: [-1, 1],
+  open: [0, 1],
+  wide: [0, 1],
+  round: [0, 1],
+  smile: [-1, 1],
+  blink: [0, 1],
+  brow: [-1, 1],
+  headX: [-64, 64],
+  headY: [-64, 64],
+  headRoll: [-0.35, 0.35],
+  breathe: [-1, 1],
 };
 
 export function readAnchors(m: Maths, anchors: V): AnchorS {
@@ -24,12 +56,22 @@ export function readAnchors(m: Maths, anchors: V): AnchorS {
   const fy = at("face.y");
   const fH = at("face.height");
   const eye = (side: "leftEye" | "rightEye"): EyeS => ({
-    x: at(`${side}.x`), y: at(`${side}.y`), w: at(`${side}.width`), h: at(`${side}.height`),
+    x: at(`${side}.x`),
+    y: at(`${side}.y`),
+    w: at(`${side}.width`),
+    h: at(`${side}.height`),
   });
   return {
-    fx: at("face.x"), fy, fW: at("face.width"), fH, chin: m.fma(fH, 0.5, fy),
-    mx: at("mouth.x"), my: at("mouth.y"), mW: at("mouth.width"),
-    le: eye("leftEye"), re: eye("rightEye"),
+    fx: at("face.x"),
+    fy,
+    fW: at("face.width"),
+    fH,
+    chin: m.fma(fH, 0.5, fy),
+    mx: at("mouth.x"),
+    my: at("mouth.y"),
+    mW: at("mouth.width"),
+    le: eye("leftEye"),
+    re: eye("rightEye"),
     lb: { x: at("leftBrow.x"), y: at("leftBrow.y") },
     rb: { x: at("rightBrow.x"), y: at("rightBrow.y") },
   };
@@ -51,7 +93,8 @@ export function headPose(m: Maths, a: AnchorS, p: ParamS): HeadS {
   return {
     px: a.fx,
     py: m.fma(a.fH, 0.25, a.chin),
-    c, s,
+    c,
+    s,
     // Backward map subtracts R(-roll)·shift; see terms-head.ts.
     tx: m.add(m.mul(c, p.headX), m.mul(s, p.headY)),
     ty: m.sub(m.mul(c, p.headY), m.mul(s, p.headX)),
@@ -77,9 +120,14 @@ export function moveAnchors(m: Maths, a: AnchorS, h: HeadS, p: ParamS): AnchorS 
   const re = mv(a.re);
   return {
     ...a,
-    fx: face.x, fy: face.y, chin: chin.y,
-    mx: mouth.x, my: mouth.y,
-    le: { ...a.le, ...le }, re: { ...a.re, ...re },
-    lb: mv(a.lb), rb: mv(a.rb),
+    fx: face.x,
+    fy: face.y,
+    chin: chin.y,
+    mx: mouth.x,
+    my: mouth.y,
+    le: { ...a.le, ...le },
+    re: { ...a.re, ...re },
+    lb: mv(a.lb),
+    rb: mv(a.rb),
   };
 }

@@ -25,15 +25,24 @@ function frameAt(i: number): FrameParams {
   const t = i / 25;
   return {
     ...NEUTRAL_FRAME,
-    open: Math.max(0, Math.sin(t * 9)) * 0.8, wide: Math.max(0, Math.sin(t * 5)) * 0.4,
-    round: Math.max(0, Math.cos(t * 4)) * 0.3, smile: 0.3 * Math.sin(t * 0.7), blink: i % 90 < 4 ? 1 : 0,
-    brow: 0.3 * Math.sin(t * 1.3), headX: 3 * Math.sin(t * 0.9), headY: 2 * Math.sin(t * 1.1),
-    headRoll: 0.03 * Math.sin(t * 0.6), breathe: 0.5 + 0.5 * Math.sin(t * 1.6),
+    open: Math.max(0, Math.sin(t * 9)) * 0.8,
+    wide: Math.max(0, Math.sin(t * 5)) * 0.4,
+    round: Math.max(0, Math.cos(t * 4)) * 0.3,
+    smile: 0.3 * Math.sin(t * 0.7),
+    blink: i % 90 < 4 ? 1 : 0,
+    brow: 0.3 * Math.sin(t * 1.3),
+    headX: 3 * Math.sin(t * 0.9),
+    headY: 2 * Math.sin(t * 1.1),
+    headRoll: 0.03 * Math.sin(t * 0.6),
+    breathe: 0.5 + 0.5 * Math.sin(t * 1.6),
   };
 }
 
 const load = (modelPath: string) => FaceRenderer.load({ width: SIZE, height: SIZE, threads: 1, crop: true, modelPath });
-const renderers: [string, FaceRenderer][] = [["old", await load(oldPath)], ["new", await load(newPath)]];
+const renderers: [string, FaceRenderer][] = [
+  ["old", await load(oldPath)],
+  ["new", await load(newPath)],
+];
 const faces: [string, PreparedFace][] = [
   ...(await loadStockFaces(SIZE)).map((s): [string, PreparedFace] => [s.id, s.face]),
   ["photo-single", (await preparePhoto(await singlePhoto(), { size: SIZE })).face],

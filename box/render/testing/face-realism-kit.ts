@@ -35,9 +35,24 @@ export function detectedOpening(face: DetectedFace): number {
  */
 export const SENTENCE: { phoneme: string; startMs: number; endMs: number }[] = (() => {
   const spoken: [string, number][] = [
-    ["h", 60], ["ə", 70], ["l", 60], ["əʊ", 180], ["", 220],
-    ["h", 60], ["aʊ", 170], ["ɑː", 150], ["j", 50], ["uː", 120],
-    ["d", 50], ["uː", 90], ["ɪ", 70], ["ŋ", 70], ["t", 60], ["ə", 70], ["d", 50], ["eɪ", 220],
+    ["h", 60],
+    ["ə", 70],
+    ["l", 60],
+    ["əʊ", 180],
+    ["", 220],
+    ["h", 60],
+    ["aʊ", 170],
+    ["ɑː", 150],
+    ["j", 50],
+    ["uː", 120],
+    ["d", 50],
+    ["uː", 90],
+    ["ɪ", 70],
+    ["ŋ", 70],
+    ["t", 60],
+    ["ə", 70],
+    ["d", 50],
+    ["eɪ", 220],
   ];
   const out: { phoneme: string; startMs: number; endMs: number }[] = [];
   let t = 200;
@@ -59,7 +74,9 @@ export function correlation(a: number[], b: number[]): number {
   const n = a.length;
   const ma = a.reduce((s, v) => s + v, 0) / n;
   const mb = b.reduce((s, v) => s + v, 0) / n;
-  let sab = 0, saa = 0, sbb = 0;
+  let sab = 0,
+    saa = 0,
+    sbb = 0;
   for (let i = 0; i < n; i++) {
     sab += (a[i] - ma) * (b[i] - mb);
     saa += (a[i] - ma) ** 2;
@@ -72,14 +89,17 @@ export function correlation(a: number[], b: number[]): number {
 export function mouthRegion(a: FaceAnchors, w: number, h: number): { x0: number; y0: number; x1: number; y1: number } {
   const m = a.mouth;
   return {
-    x0: Math.max(0, Math.round(m.x - 0.6 * m.width)), x1: Math.min(w, Math.round(m.x + 0.6 * m.width)),
-    y0: Math.max(0, Math.round(m.y - 0.35 * m.width)), y1: Math.min(h, Math.round(m.y + 0.35 * m.width)),
+    x0: Math.max(0, Math.round(m.x - 0.6 * m.width)),
+    x1: Math.min(w, Math.round(m.x + 0.6 * m.width)),
+    y0: Math.max(0, Math.round(m.y - 0.35 * m.width)),
+    y1: Math.min(h, Math.round(m.y + 0.35 * m.width)),
   };
 }
 
 /** Mean absolute difference of luma over a region (levels). */
 export function lumaMad(a: Uint8Array, b: Uint8Array, w: number, r: ReturnType<typeof mouthRegion>): number {
-  let s = 0, n = 0;
+  let s = 0,
+    n = 0;
   for (let y = r.y0; y < r.y1; y++) for (let x = r.x0; x < r.x1; x++, n++) s += Math.abs(a[y * w + x] - b[y * w + x]);
   return s / n;
 }
@@ -88,20 +108,34 @@ export function lumaMad(a: Uint8Array, b: Uint8Array, w: number, r: ReturnType<t
 export function lumaSsim(a: Uint8Array, b: Uint8Array, w: number, r: ReturnType<typeof mouthRegion>): number {
   const c1 = (0.01 * 255) ** 2;
   const c2 = (0.03 * 255) ** 2;
-  let sum = 0, count = 0;
+  let sum = 0,
+    count = 0;
   for (let y0 = r.y0; y0 + 8 <= r.y1; y0 += 4) {
     for (let x0 = r.x0; x0 + 8 <= r.x1; x0 += 4) {
-      let ma = 0, mb = 0;
-      for (let y = y0; y < y0 + 8; y++) for (let x = x0; x < x0 + 8; x++) { ma += a[y * w + x]; mb += b[y * w + x]; }
-      ma /= 64; mb /= 64;
-      let va = 0, vb = 0, cov = 0;
+      let ma = 0,
+        mb = 0;
+      for (let y = y0; y < y0 + 8; y++)
+        for (let x = x0; x < x0 + 8; x++) {
+          ma += a[y * w + x];
+          mb += b[y * w + x];
+        }
+      ma /= 64;
+      mb /= 64;
+      let va = 0,
+        vb = 0,
+        cov = 0;
       for (let y = y0; y < y0 + 8; y++) {
         for (let x = x0; x < x0 + 8; x++) {
-          const da = a[y * w + x] - ma, db = b[y * w + x] - mb;
-          va += da * da; vb += db * db; cov += da * db;
+          const da = a[y * w + x] - ma,
+            db = b[y * w + x] - mb;
+          va += da * da;
+          vb += db * db;
+          cov += da * db;
         }
       }
-      va /= 63; vb /= 63; cov /= 63;
+      va /= 63;
+      vb /= 63;
+      cov /= 63;
       sum += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
       count++;
     }

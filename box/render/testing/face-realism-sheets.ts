@@ -15,7 +15,11 @@ import { i420ToRgba } from "../i420.ts";
 import type { PreparedFace } from "../prepared-face.ts";
 import { restFrame } from "../tone-rest.ts";
 
-const outDir = process.argv.slice(2).find((a) => a.startsWith("--out="))?.slice(6) ?? "docs/faces";
+const outDir =
+  process.argv
+    .slice(2)
+    .find((a) => a.startsWith("--out="))
+    ?.slice(6) ?? "docs/faces";
 const SIZE = 512;
 const TILE = 176;
 const VISEMES: Viseme[] = ["aa", "E", "I", "O", "U", "FF"];

@@ -22,7 +22,10 @@ const args = process.argv.slice(2);
 const prefix = args.find((a) => !a.startsWith("--")) ?? "sheet";
 const outDir = args.find((a) => a.startsWith("--out="))?.slice(6) ?? ".cache/faces";
 /** `--only=single,smiling`: just those faces. */
-const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const SIZE = 512;
 const ZOOM = 384;
 
@@ -71,7 +74,8 @@ const faces: [string, () => Promise<PreparedFace>][] = [
   ["single", async () => (await preparePhoto(await singlePhoto(), { size: SIZE })).face],
   ["smiling", async () => (await preparePhoto(await smilingPhoto(), { size: SIZE })).face],
   ...([1, 2, 4, 5] as const).map((n): [string, () => Promise<PreparedFace>] => [
-    `sample${n}`, async () => (await preparePhoto(demoPhoto(n), { size: SIZE })).face,
+    `sample${n}`,
+    async () => (await preparePhoto(demoPhoto(n), { size: SIZE })).face,
   ]),
   ["stock", async () => (await loadStockFaces(SIZE))[0].face],
 ];

@@ -36,7 +36,10 @@ export const catalogue = buildCatalogue(
     { id: MODELS.gpt, label: "GPT", provider: "openai", tiers: ["quality", "fast"] },
   ],
   new Map([
-    [MODELS.sonnet, probe({ supports_sampling: true, supports_effort: true, effort_max: true, reasoning: "adaptive", default_reasoning: "medium" })],
+    [
+      MODELS.sonnet,
+      probe({ supports_sampling: true, supports_effort: true, effort_max: true, reasoning: "adaptive", default_reasoning: "medium" }),
+    ],
     [MODELS.haiku, probe({ supports_sampling: true })],
     [MODELS.opus, probe({ supports_effort: true, reasoning: "always", default_reasoning: "low" })],
     [MODELS.gpt, probe({ supports_sampling: true, supports_effort: true })],

@@ -14,7 +14,8 @@ const KEY = "barge_key";
 const H = { "x-api-key": KEY };
 const GRAMMAR = ["hello there", "please book a table for two", "yeah"];
 // One clause with no stops: espeak's own pauses inside it stay short (~130 ms).
-const REPLY = "This answer keeps on talking in one long sentence so that there is plenty of time to make a little noise over it and carry on.";
+const REPLY =
+  "This answer keeps on talking in one long sentence so that there is plenty of time to make a little noise over it and carry on.";
 const LOUD = 300;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,9 +27,24 @@ let mic: Mic;
 
 beforeAll(async () => {
   fake = await FakeOpenAi.start({ models: [{ id: "fake-chat" }], defaultScript: [{ text: REPLY }] });
-  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR), BOX_SPECULATIVE_REPLIES: "off" });
+  box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_OPENAI_BASE_URL: fake.url,
+    BOX_ASR: "pocketsphinx",
+    BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR),
+    BOX_SPECULATIVE_REPLIES: "off",
+  });
   media = new WrtcClient(4);
-  await media.connect(async (offer) => (await (await fetch(box.url + "/connect", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any);
+  await media.connect(
+    async (offer) =>
+      (await (
+        await fetch(box.url + "/connect", {
+          method: "POST",
+          headers: { ...H, "content-type": "application/json" },
+          body: JSON.stringify(offer),
+        })
+      ).json()) as any,
+  );
   await media.waitForFirstFrame(20_000);
   ws = new WsClient(box.url.replace("http", "ws") + "/api/voice/ws", H);
   await ws.waitType("ready", 15_000);
@@ -74,7 +90,12 @@ async function turnWith(over: Int16Array | null) {
   const first = chunks.indexOf(loud[0]);
   const last = chunks.indexOf(loud.at(-1)!);
   const loudMs = loud.length * 10;
-  return { frames, loudMs, quietMs: (last - first + 1) * 10 - loudMs, newRequests: fake.requests.slice(requests).filter((r: any) => r.body?.messages) };
+  return {
+    frames,
+    loudMs,
+    quietMs: (last - first + 1) * 10 - loudMs,
+    newRequests: fake.requests.slice(requests).filter((r: any) => r.body?.messages),
+  };
 }
 
 describe("barge-in in two steps", () => {

@@ -38,11 +38,38 @@ export const BARGE_RULES = {
 
 /** Words that acknowledge without asking for the floor (alone, or only with each other). */
 export const BACKCHANNELS = new Set([
-  "mm-hmm", "mm", "hmm", "hm", "mhm", "mmhmm", "mmm", "uh-huh", "uh", "huh", "um", "umm", "er", "erm", "ah", "oh",
-  "yeah", "yep", "yes", "right", "okay", "ok", "sure", "alright",
+  "mm-hmm",
+  "mm",
+  "hmm",
+  "hm",
+  "mhm",
+  "mmhmm",
+  "mmm",
+  "uh-huh",
+  "uh",
+  "huh",
+  "um",
+  "umm",
+  "er",
+  "erm",
+  "ah",
+  "oh",
+  "yeah",
+  "yep",
+  "yes",
+  "right",
+  "okay",
+  "ok",
+  "sure",
+  "alright",
 ]);
 
-const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, " ").split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s'-]/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean);
 
 /** Whether words heard over the avatar ask for the floor (one that is not a backchannel). */
 export function wantsFloor(text: string): boolean {

@@ -41,7 +41,10 @@ describe("TurnEndClock", () => {
   });
 
   it("the part of the wait the VAD has not scored yet (under a window) is bridged by quiet energy, never by voice", () => {
-    for (const [rms, due] of [[5, true], [4000, false]] as const) {
+    for (const [rms, due] of [
+      [5, true],
+      [4000, false],
+    ] as const) {
       const { clock, feed } = afterVoice();
       clock.schedule(220);
       feed(32, 5, 0.03); // scored up to 1152; the deadline 1180 is 28 ms on

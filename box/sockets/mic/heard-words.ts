@@ -4,7 +4,11 @@
 // decides what they mean.
 
 /** Words as compared: case and punctuation aside. */
-export const normaliseWords = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+export const normaliseWords = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 export class HeardWords {
   private finals: string[] = [];

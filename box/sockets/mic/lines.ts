@@ -2,7 +2,14 @@
 import type { Language } from "../../../shared/wire/tones.ts";
 
 export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: "English", es: "Spanish", fr: "French", de: "German", it: "Italian", pt: "Portuguese", hi: "Hindi", ja: "Japanese",
+  en: "English",
+  es: "Spanish",
+  fr: "French",
+  de: "German",
+  it: "Italian",
+  pt: "Portuguese",
+  hi: "Hindi",
+  ja: "Japanese",
 };
 
 const CONFIRM: Record<Language, string> = {

@@ -9,7 +9,14 @@ import { WsClient } from "../testing/ws-client.ts";
 import { Mic } from "../testing/mic.ts";
 
 const KEY = "voice_key";
-const GRAMMAR = ["hello there", "please book a table for two", "goodbye for now", "let me think", "give me a moment", "can we speak spanish"];
+const GRAMMAR = [
+  "hello there",
+  "please book a table for two",
+  "goodbye for now",
+  "let me think",
+  "give me a moment",
+  "can we speak spanish",
+];
 /**
  * Answers every generation request with `always` while it is set. A speculative reply starts at
  * the voice's first quiet window; when the recogniser then revises its words ("give me a moment"
@@ -27,7 +34,13 @@ const wsUrl = (b: RunningBox) => b.url.replace("http", "ws") + "/api/voice/ws";
 async function connectMedia(b: RunningBox) {
   const c = new WrtcClient(10);
   await c.connect(async (offer) => {
-    const r = (await (await fetch(b.url + "/connect", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any;
+    const r = (await (
+      await fetch(b.url + "/connect", {
+        method: "POST",
+        headers: { ...H, "content-type": "application/json" },
+        body: JSON.stringify(offer),
+      })
+    ).json()) as any;
     return { sdp: r.sdp, type: r.type };
   });
   await c.waitForFirstFrame(20_000);
@@ -45,7 +58,14 @@ async function openMic() {
 
 beforeAll(async () => {
   fake = await new FakeOpenAi({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] }).listen();
-  box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR), BOX_PAUSE_MAX_SECONDS: "2", BOX_SOCKET_CHECK_MS: "100" });
+  box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_OPENAI_BASE_URL: fake.url,
+    BOX_ASR: "pocketsphinx",
+    BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR),
+    BOX_PAUSE_MAX_SECONDS: "2",
+    BOX_SOCKET_CHECK_MS: "100",
+  });
   media = await connectMedia(box);
 }, 90_000);
 afterAll(async () => {
@@ -116,7 +136,11 @@ describe("a spoken turn", () => {
       expect(i("reply_chunk")).toBeLessThan(i("reply"));
       expect(i("reply")).toBeLessThan(i("state", (f) => f.thinking === false));
       expect(ws.frames.find((f) => f.type === "reply_chunk")).toEqual({ type: "reply_chunk", text: "Hello to you too!", tone: "neutral" });
-      expect(ws.frames.find((f) => f.type === "reply")).toMatchObject({ reply: "Hello to you too! How can I help?", tone: "neutral", avatar: expect.any(String) });
+      expect(ws.frames.find((f) => f.type === "reply")).toMatchObject({
+        reply: "Hello to you too! How can I help?",
+        tone: "neutral",
+        avatar: expect.any(String),
+      });
       const metric = await ws.waitType("metric", 10_000);
       // Speculation is on by default: the reply was prepared during the end-of-turn wait.
       expect(metric).toEqual({ type: "metric", first_audio_ms: expect.any(Number), spec: true });
@@ -134,7 +158,10 @@ describe("a spoken turn", () => {
   it("barge-in: talking over the avatar stops its speech and says bargein", async () => {
     const { ws, mic } = await openMic();
     try {
-      fake.enqueue([{ text: "This is a long answer that keeps going for a while. " }, { text: "It has several sentences so that there is time to talk over it. And one more after that." }]);
+      fake.enqueue([
+        { text: "This is a long answer that keeps going for a while. " },
+        { text: "It has several sentences so that there is time to talk over it. And one more after that." },
+      ]);
       mic.say(await speech16k("hello there"));
       await ws.waitFor((f) => f.type === "state" && f.speaking === true, 20_000);
       await media.until(() => media.audioRmsOver(200) > 500, 5000, "avatar speech");
@@ -166,7 +193,10 @@ describe("system tools", () => {
       expect(await ws.waitFor((f) => f.type === "action" && f.paused === false)).toMatchObject({ reason: "resumed" });
 
       mic.say(await speech16k("give me a moment"));
-      await ws.waitFor((f) => f.type === "action" && f.paused === true && ws.frames.indexOf(f) > ws.frames.findIndex((g) => g.reason === "resumed"), 20_000);
+      await ws.waitFor(
+        (f) => f.type === "action" && f.paused === true && ws.frames.indexOf(f) > ws.frames.findIndex((g) => g.reason === "resumed"),
+        20_000,
+      );
       expect(await ws.waitFor((f) => f.type === "action" && f.reason === "timed_out", 10_000)).toMatchObject({ paused: false });
       const n = ws.frames.length;
       ws.send({ type: "resume" }); // nothing paused: still answered
@@ -206,7 +236,11 @@ describe("system tools", () => {
       fake.always = [{ toolCall: { name: "change_language", args: { language: "es" } } }];
       mic.say(await speech16k("can we speak spanish"));
       await ws.waitFor((f) => f.type === "action" && f.name === "change_language", 20_000);
-      expect(await ws.waitFor((f) => f.type === "action" && f.applied !== undefined, 15_000)).toMatchObject({ name: "change_language", language: "es", applied: false });
+      expect(await ws.waitFor((f) => f.type === "action" && f.applied !== undefined, 15_000)).toMatchObject({
+        name: "change_language",
+        language: "es",
+        applied: false,
+      });
       const settings = (await (await fetch(box.url + "/api/settings", { headers: H })).json()) as any;
       expect(JSON.stringify(settings.settings)).not.toContain('"es"');
     } finally {
@@ -286,7 +320,13 @@ describe("bad input and the hosted recogniser", () => {
   it("works with the hosted streaming recogniser (Deepgram protocol), and 4005 when it will not start", async () => {
     const { FakeDeepgram } = await import("../../stt/testing/fake-deepgram.ts");
     const dg = await FakeDeepgram.start({ apiKey: "dg-key", utterances: ["hello there box"], msPerWord: 150 });
-    const dgBox = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "dg-key" });
+    const dgBox = await spawnBox({
+      BOX_API_KEYS: KEY,
+      BOX_OPENAI_BASE_URL: fake.url,
+      BOX_ASR: "deepgram",
+      BOX_DEEPGRAM_URL: dg.url,
+      BOX_DEEPGRAM_API_KEY: "dg-key",
+    });
     const badBox = await spawnBox({ BOX_API_KEYS: KEY, BOX_ASR: "deepgram", BOX_DEEPGRAM_URL: dg.url, BOX_DEEPGRAM_API_KEY: "wrong" });
     const m1 = await connectMedia(dgBox);
     const m2 = await connectMedia(badBox);
@@ -327,12 +367,24 @@ describe("voice socket session end", () => {
     const url = `file:${join(mkdtempSync(join(tmpdir(), "kt-")), "keys.db")}`;
     const kt = createClient({ url });
     await migrateKeyTable(kt);
-    await kt.execute({ sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', 'dev@x.test', 0)", args: [sha256Hex("table_key")] });
+    await kt.execute({
+      sql: "INSERT INTO credentials (id, kind, scope, owner, created_at) VALUES (?, 'api_key', 'full', 'dev@x.test', 0)",
+      args: [sha256Hex("table_key")],
+    });
     const b = await spawnBox({ BOX_KEY_TABLE_URL: url, BOX_ASR: "pocketsphinx", BOX_SOCKET_CHECK_MS: "100" });
     let m = new WrtcClient(5);
     const goLive = async () => {
       m = new WrtcClient(5);
-      await m.connect(async (offer) => (await (await fetch(b.url + "/connect", { method: "POST", headers: { "x-api-key": "table_key", "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any);
+      await m.connect(
+        async (offer) =>
+          (await (
+            await fetch(b.url + "/connect", {
+              method: "POST",
+              headers: { "x-api-key": "table_key", "content-type": "application/json" },
+              body: JSON.stringify(offer),
+            })
+          ).json()) as any,
+      );
       await m.waitForFirstFrame(20_000);
     };
     try {

@@ -45,7 +45,11 @@ export class VoiceSocket implements VoiceCall {
   ) {
     const policy = { ...d.policy, maxSeconds: maxLengthFrom(conn.query, d.policy.maxSeconds) };
     // The mic socket drives the voice session: its windows and a revocation end the live session.
-    const binding = { current: () => (live.isClosed ? null : live), expire: d.sessions.expire.bind(d.sessions), revoked: () => d.disconnect() };
+    const binding = {
+      current: () => (live.isClosed ? null : live),
+      expire: d.sessions.expire.bind(d.sessions),
+      revoked: () => d.disconnect(),
+    };
     this.session = new SocketSession(conn, d.auth, policy, () => this.teardown(), binding);
     this.pause = new PauseState(d.pauseMaxSeconds, (reason) =>
       conn.send({ type: "action", name: "pause_conversation", label: ACTION_LABELS.pause_conversation, paused: false, reason }),
@@ -71,7 +75,9 @@ export class VoiceSocket implements VoiceCall {
     this.ready = true;
     this.session.start();
     // A window that ran out is reported (4007/4008); any other end (/disconnect, a new /connect) is a plain 1000.
-    void this.live.closedPromise.then(() => (this.live.expiry ? this.session.expired(this.live.expiry) : this.conn.close(1000, "the live session ended")));
+    void this.live.closedPromise.then(() =>
+      this.live.expiry ? this.session.expired(this.live.expiry) : this.conn.close(1000, "the live session ended"),
+    );
     const subject = this.conn.principal.subject;
     const route = await this.d.accounts?.route({ subject }).catch(() => null);
     this.conn.send({ type: "ready", sample_rate: 16000, voice_origin: route?.origin ?? "box" });
@@ -82,7 +88,11 @@ export class VoiceSocket implements VoiceCall {
   }
 
   async attachAsr(): Promise<void> {
-    const stream = await this.d.asr.start({ sampleRate: 16000, language: this.language, ...(this.d.grammar ? { grammar: this.d.grammar } : {}) });
+    const stream = await this.d.asr.start({
+      sampleRate: 16000,
+      language: this.language,
+      ...(this.d.grammar ? { grammar: this.d.grammar } : {}),
+    });
     this.asr?.close();
     this.asr = stream;
     stream.on("partial", (t) => this.core.partialWords(t, this.senses()));

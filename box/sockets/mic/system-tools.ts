@@ -9,23 +9,30 @@ import { skipHoldMs } from "./turn-taking.ts";
 export const SYSTEM_TOOL_SPECS: Record<SystemToolName, ToolSpec> = {
   end_call: {
     name: "end_call",
-    description: "End the call. Only when the person clearly asked to finish (confirm first when unclear). Say a short goodbye in the same reply.",
+    description:
+      "End the call. Only when the person clearly asked to finish (confirm first when unclear). Say a short goodbye in the same reply.",
     parameters: { type: "object", properties: {} },
   },
   skip_turn: {
     name: "skip_turn",
-    description: "Stay silent and keep listening: the person has not finished (they stopped mid-sentence) or asked for a moment to think. Say nothing.",
+    description:
+      "Stay silent and keep listening: the person has not finished (they stopped mid-sentence) or asked for a moment to think. Say nothing.",
     parameters: { type: "object", properties: {} },
   },
   pause_conversation: {
     name: "pause_conversation",
-    description: "Pause for up to 90 seconds when the person asks for time (to fetch something, to step away). A short holding line is said for you.",
+    description:
+      "Pause for up to 90 seconds when the person asks for time (to fetch something, to step away). A short holding line is said for you.",
     parameters: { type: "object", properties: {} },
   },
   change_language: {
     name: "change_language",
     description: "Switch the rest of the call (hearing, replies and voice) to another language when the person asks for it.",
-    parameters: { type: "object", properties: { language: { type: "string", enum: [...LANGUAGES], description: "Language code" } }, required: ["language"] },
+    parameters: {
+      type: "object",
+      properties: { language: { type: "string", enum: [...LANGUAGES], description: "Language code" } },
+      required: ["language"],
+    },
   },
 };
 

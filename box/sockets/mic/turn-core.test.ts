@@ -116,7 +116,9 @@ describe("end of turn in audio time", () => {
     r.wait(EOT.complete);
     expect(r.frames("final"), "the backstop's margin has not run out").toEqual([]);
     r.wait(EOT_BACKSTOP_MS);
-    expect(r.frames("final").map((l) => l.a)).toEqual([{ type: "send", frame: { type: "final", text: "please book a table for two", continues: false } }]);
+    expect(r.frames("final").map((l) => l.a)).toEqual([
+      { type: "send", frame: { type: "final", text: "please book a table for two", continues: false } },
+    ]);
   });
 
   it("a cough (voice shorter than speech) with no words takes no turn", () => {
@@ -188,7 +190,9 @@ describe("speculation", () => {
     r.audio(600, false);
     expect(r.requests()).toEqual(["hello there", "hello there my friend"]);
     expect(r.gates().map((g) => g.state)).toEqual(["dropped", "confirmed"]);
-    expect(r.frames("final").map((l) => l.a)).toEqual([{ type: "send", frame: { type: "final", text: "hello there my friend", continues: false } }]);
+    expect(r.frames("final").map((l) => l.a)).toEqual([
+      { type: "send", frame: { type: "final", text: "hello there my friend", continues: false } },
+    ]);
   });
 
   it("is dropped at once when the words change", () => {
@@ -226,11 +230,16 @@ describe("barge-in over the speaking avatar", () => {
     expect(r.frames("state")).toEqual([]);
     expect(r.requests()).toEqual([]);
     const endpoints = r.frames("endpoint").map((l) => (l.a.type === "send" ? l.a.frame.reason : null));
-    expect(endpoints.filter((reason) => reason !== "speaking"), "no end of turn is scheduled while held").toEqual([]);
+    expect(
+      endpoints.filter((reason) => reason !== "speaking"),
+      "no end of turn is scheduled while held",
+    ).toEqual([]);
     r.avatar.speaking = false; // the reply ends; the next words are the person's own
     r.utterance("what time is it");
     r.audio(600, false);
-    expect(r.frames("final").map((l) => l.a)).toEqual([{ type: "send", frame: { type: "final", text: "what time is it", continues: false } }]);
+    expect(r.frames("final").map((l) => l.a)).toEqual([
+      { type: "send", frame: { type: "final", text: "what time is it", continues: false } },
+    ]);
   });
 
   it("speech that wants the floor interrupts; the last turn's words join the new ones", () => {

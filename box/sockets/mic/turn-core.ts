@@ -173,7 +173,7 @@ export class TurnCore {
   /** The client's `mute`: muted, nothing is heard and the words so far go. */
   mute(muted: boolean): void {
     this.mutedNow = muted;
-    if (muted) (this.barge.stop(), this.dropWords());
+    if (muted) this.barge.stop(), this.dropWords();
   }
 
   /** The client's `bye`. */

@@ -9,7 +9,43 @@ const FILLERS = new Set(["um", "umm", "uh", "uhh", "er", "erm", "hmm", "hm", "mm
 const FILLER_HOLD = new Set([...FILLERS, "so"]);
 const CONTINUERS = new Set(["and", "so", "but", "or", "because", "then", "like", "if", "the", "a", "to", "of", "with", "my", "your"]);
 /** First words of a question when the recogniser gives no "?". */
-const QUESTION_OPENERS = new Set(["what", "when", "where", "who", "whom", "whose", "which", "why", "how", "is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "should", "shall", "may", "might", "have", "has", "had", "am", "isn't", "aren't", "don't", "doesn't", "didn't", "can't", "won't"]);
+const QUESTION_OPENERS = new Set([
+  "what",
+  "when",
+  "where",
+  "who",
+  "whom",
+  "whose",
+  "which",
+  "why",
+  "how",
+  "is",
+  "are",
+  "was",
+  "were",
+  "do",
+  "does",
+  "did",
+  "can",
+  "could",
+  "will",
+  "would",
+  "should",
+  "shall",
+  "may",
+  "might",
+  "have",
+  "has",
+  "had",
+  "am",
+  "isn't",
+  "aren't",
+  "don't",
+  "doesn't",
+  "didn't",
+  "can't",
+  "won't",
+]);
 
 /** The end-of-turn waits (ms of silence from the end of the voice). */
 export const EOT = {
@@ -35,7 +71,12 @@ export const EOT = {
   speculationSettle: 100,
 } as const;
 
-const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, " ").split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s'-]/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean);
 
 export interface Endpoint {
   /** Confidence that the person finished, 0..1. */

@@ -18,7 +18,10 @@ export function voiceToolHost(call: VoiceCall): SystemToolHost {
     send: (f) => conn.send(f),
     speakLine: async (text, voice) => {
       if (text) {
-        const u = await d.speaker.utterance(text, isTone(live.avatar.tone) ? live.avatar.tone : "neutral", { ...pickOf(call), voice: voice ?? call.voice });
+        const u = await d.speaker.utterance(text, isTone(live.avatar.tone) ? live.avatar.tone : "neutral", {
+          ...pickOf(call),
+          voice: voice ?? call.voice,
+        });
         live.say(u);
       }
       const before = core.bargeIns;
@@ -36,7 +39,9 @@ export function voiceToolHost(call: VoiceCall): SystemToolHost {
     switchLanguage: async (lang, voice) => {
       call.language = lang;
       call.voice = voice;
-      await call.attachAsr().catch((err) => conn.send({ type: "error", error: `Speech recognition could not switch language: ${(err as Error).message}` }));
+      await call
+        .attachAsr()
+        .catch((err) => conn.send({ type: "error", error: `Speech recognition could not switch language: ${(err as Error).message}` }));
     },
     holdWords: (text, ms) => core.holdWords(text, ms),
     beginPause: () => {

@@ -51,7 +51,10 @@ export class VoiceTurns {
         language: this.call.language,
         ...(gate ? { gate } : {}),
         emit: (e) => (conn.closed ? false : (conn.send(e), true)),
-        systemTools: { specs: systemToolSpecs(prepared.settings.system_tools), run: (name, args, said) => runSystemTool(voiceToolHost(this.call), name, args, said, message) },
+        systemTools: {
+          specs: systemToolSpecs(prepared.settings.system_tools),
+          run: (name, args, said) => runSystemTool(voiceToolHost(this.call), name, args, said, message),
+        },
       });
       if (out.reply) send({ type: "reply", reply: out.reply, tone: out.tone, avatar: live.speakingFace });
     } catch (err) {
@@ -60,7 +63,8 @@ export class VoiceTurns {
       const code = (err as { code?: string }).code;
       if (code === "interrupted" || code === "speculation_dropped") return;
       const error = err instanceof Error ? err.message : "The turn failed.";
-      if (!(err instanceof UpstreamError) && !(err as { status?: number }).status) log.error("voice turn failed", { error: String((err as Error)?.stack ?? err) });
+      if (!(err instanceof UpstreamError) && !(err as { status?: number }).status)
+        log.error("voice turn failed", { error: String((err as Error)?.stack ?? err) });
       send({ type: "reply_error", error });
     } finally {
       off();

@@ -14,8 +14,21 @@ import { Mic } from "../testing/mic.ts";
 
 const KEY = "turns_key";
 const H = { "x-api-key": KEY };
-const GRAMMAR = ["hello there", "book a table and", "for two please", "please book a table for two", "goodbye for now", "book a table", "book a table for two please"];
-const TOOL = { name: "book_table", description: "Book a table", mode: "fire_and_forget", parameters: { type: "object", properties: { people: { type: "integer" } }, required: ["people"] } };
+const GRAMMAR = [
+  "hello there",
+  "book a table and",
+  "for two please",
+  "please book a table for two",
+  "goodbye for now",
+  "book a table",
+  "book a table for two please",
+];
+const TOOL = {
+  name: "book_table",
+  description: "Book a table",
+  mode: "fire_and_forget",
+  parameters: { type: "object", properties: { people: { type: "integer" } }, required: ["people"] },
+};
 
 /** Answers a person's words with the script set for them (the default otherwise); tool rounds use the queue. */
 class WordsFake extends FakeOpenAi {
@@ -28,7 +41,10 @@ class WordsFake extends FakeOpenAi {
   }
   /** The person's words of every generation request so far. */
   asked(): string[] {
-    return this.requests.map((r) => r.body?.messages?.at(-1)).filter((m) => m?.role === "user").map((m) => String(m.content));
+    return this.requests
+      .map((r) => r.body?.messages?.at(-1))
+      .filter((m) => m?.role === "user")
+      .map((m) => String(m.content));
   }
 }
 
@@ -37,12 +53,24 @@ const boxes: RunningBox[] = [];
 const medias: WrtcClient[] = [];
 
 async function startBox(env: Record<string, string> = {}) {
-  const box = await spawnBox({ BOX_API_KEYS: KEY, BOX_OPENAI_BASE_URL: fake.url, BOX_ASR: "pocketsphinx", BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR), ...env });
+  const box = await spawnBox({
+    BOX_API_KEYS: KEY,
+    BOX_OPENAI_BASE_URL: fake.url,
+    BOX_ASR: "pocketsphinx",
+    BOX_ASR_GRAMMAR: JSON.stringify(GRAMMAR),
+    ...env,
+  });
   boxes.push(box);
   const media = new WrtcClient(10);
   medias.push(media);
   await media.connect(async (offer) => {
-    const r = (await (await fetch(box.url + "/connect", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify(offer) })).json()) as any;
+    const r = (await (
+      await fetch(box.url + "/connect", {
+        method: "POST",
+        headers: { ...H, "content-type": "application/json" },
+        body: JSON.stringify(offer),
+      })
+    ).json()) as any;
     return { sdp: r.sdp, type: r.type };
   });
   await media.waitForFirstFrame(20_000);
@@ -77,7 +105,8 @@ const idx = (ws: WsClient, pred: (f: Record<string, any>) => boolean) => ws.fram
 async function transcript(box: RunningBox): Promise<{ role: string; text: string }[]> {
   const list = (await (await fetch(box.url + "/conversations", { headers: H })).json()) as { items: { id: string }[] };
   const turns: { role: string; text: string }[] = [];
-  for (const c of list.items) turns.push(...((await (await fetch(`${box.url}/conversations/${c.id}`, { headers: H })).json()) as any).turns);
+  for (const c of list.items)
+    turns.push(...((await (await fetch(`${box.url}/conversations/${c.id}`, { headers: H })).json()) as any).turns);
   return turns;
 }
 
@@ -86,7 +115,11 @@ let box: RunningBox;
 beforeAll(async () => {
   fake = await new WordsFake({ models: [{ id: "fake-chat" }], defaultScript: [{ text: "ok" }] }).listen();
   box = await startBox();
-  const r = await fetch(box.url + "/api/settings", { method: "POST", headers: { ...H, "content-type": "application/json" }, body: JSON.stringify({ tools: [TOOL] }) });
+  const r = await fetch(box.url + "/api/settings", {
+    method: "POST",
+    headers: { ...H, "content-type": "application/json" },
+    body: JSON.stringify({ tools: [TOOL] }),
+  });
   expect(r.status).toBe(200);
 }, 90_000);
 afterAll(async () => {
@@ -132,7 +165,9 @@ describe("speculative replies", () => {
       // The speculation did run on the first words, and was dropped.
       expect(fake.asked().slice(before)).toContain("book a table");
       expect(fake.lastRequest!.body.messages.at(-1)).toMatchObject({ role: "user", content: "book a table for two please" });
-      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table for two please", continues: false }]);
+      expect(ws.frames.filter((f) => f.type === "final")).toEqual([
+        { type: "final", text: "book a table for two please", continues: false },
+      ]);
       expect(JSON.stringify(ws.frames)).not.toContain("Dropped clause");
       expect(ws.frames.filter((f) => f.type.startsWith("tool"))).toEqual([]);
       expect(ws.frames.filter((f) => f.type === "reply_error")).toEqual([]);
@@ -141,7 +176,12 @@ describe("speculative replies", () => {
       const turns = await transcript(box);
       expect(turns.map((t) => t.text)).not.toContain("book a table");
       expect(JSON.stringify(turns)).not.toContain("Dropped clause");
-      expect(turns).toEqual(expect.arrayContaining([expect.objectContaining({ role: "user", text: "book a table for two please" }), expect.objectContaining({ role: "assistant", text: "Two it is." })]));
+      expect(turns).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ role: "user", text: "book a table for two please" }),
+          expect.objectContaining({ role: "assistant", text: "Two it is." }),
+        ]),
+      );
     });
   }, 60_000);
 
@@ -157,7 +197,9 @@ describe("speculative replies", () => {
       expect(reply).toMatchObject({ reply: "Two it is." });
       expect(fake.asked().slice(before)).not.toContain("book a table and");
       expect(fake.asked().slice(before)).toContain("book a table and for two please");
-      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table and for two please", continues: false }]);
+      expect(ws.frames.filter((f) => f.type === "final")).toEqual([
+        { type: "final", text: "book a table and for two please", continues: false },
+      ]);
       expect(JSON.stringify(ws.frames)).not.toContain("Never asked");
     });
   }, 60_000);
@@ -189,7 +231,9 @@ describe("end of turn", () => {
       const ah = (await speech16k("ah")).subarray(0, 16 * 140);
       mic.say(concat(await speech16k("book a table and"), silence(500), ah, silence(900), await speech16k("for two please")));
       await ws.waitType("reply", 30_000);
-      expect(ws.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "book a table and for two please", continues: false }]);
+      expect(ws.frames.filter((f) => f.type === "final")).toEqual([
+        { type: "final", text: "book a table and for two please", continues: false },
+      ]);
     });
   }, 60_000);
 });
@@ -204,7 +248,12 @@ describe("speculation switched off (BOX_SPECULATIVE_REPLIES=0)", () => {
       await ws.waitType("reply", 20_000);
       expect(await ws.waitType("metric", 10_000)).toEqual({ type: "metric", first_audio_ms: expect.any(Number), spec: false });
       // One model request for these words: the one made after the final.
-      expect(fake.asked().slice(before).filter((w) => w === "goodbye for now")).toHaveLength(1);
+      expect(
+        fake
+          .asked()
+          .slice(before)
+          .filter((w) => w === "goodbye for now"),
+      ).toHaveLength(1);
     });
   }, 90_000);
 });

@@ -28,7 +28,8 @@ describe("turn-taking", () => {
     expect(endpointFor("I would like a table,", false)).toMatchObject({ wait_ms: 900, reason: "unfinished" });
     expect(endpointFor("I would like a table and", false)).toMatchObject({ wait_ms: 1200, reason: "unfinished" });
     expect(endpointFor("a table for the", false)).toMatchObject({ wait_ms: 1200, reason: "unfinished" });
-    for (const f of ["I was thinking um", "well uh", "a table so"]) expect(endpointFor(f, false)).toMatchObject({ wait_ms: 1400, reason: "filler" });
+    for (const f of ["I was thinking um", "well uh", "a table so"])
+      expect(endpointFor(f, false)).toMatchObject({ wait_ms: 1400, reason: "filler" });
     expect(endpointFor("", false)).toMatchObject({ wait_ms: 700, reason: "silence" });
   });
   it("adds 100 ms while the trailing silence still carries breath-level voice", () => {
@@ -201,7 +202,12 @@ describe("barge-in in two steps", () => {
   it("the controller holds, releases and drops the late words; switched off it does nothing", () => {
     const calls: string[] = [];
     let speaking = true;
-    const host = { speaking: () => speaking, hold: () => calls.push("hold"), release: () => calls.push("release"), bargeIn: () => calls.push("barge") };
+    const host = {
+      speaking: () => speaking,
+      hold: () => calls.push("hold"),
+      release: () => calls.push("release"),
+      bargeIn: () => calls.push("barge"),
+    };
     const c = new BargeInController(host);
     c.window(0.9, "earlier words");
     expect(calls).toEqual(["hold"]);
@@ -242,7 +248,8 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
     expect(speculationReady("Is it open?", true, settled)).toBe(true);
     expect(speculationReady("hello there", false, 1000), "the voice is not quiet").toBe(false);
     expect(speculationReady("hello there", true, settled - 1), "the words changed just now").toBe(false);
-    for (const unfinished of ["book a table and", "I would like a table,", "well um", "mm-hmm", ""]) expect(speculationReady(unfinished, true, 1000), unfinished).toBe(false);
+    for (const unfinished of ["book a table and", "I would like a table,", "well um", "mm-hmm", ""])
+      expect(speculationReady(unfinished, true, 1000), unfinished).toBe(false);
   });
 
   it("the model request starts at the first quiet window, before the VAD ends the stretch and before the end-of-turn wait is over", () =>
@@ -276,7 +283,13 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
       await rig.audio(400, true);
       await rig.words("please");
       // The recogniser revises its words every 60 ms of the silence: each looks complete, none settles.
-      for (const w of ["please book", "please book a table", "please book a table for two", "please look at the table for two", "please book a table for two"]) {
+      for (const w of [
+        "please book",
+        "please book a table",
+        "please book a table for two",
+        "please look at the table for two",
+        "please book a table for two",
+      ]) {
         await rig.audio(60, false);
         await rig.words(w);
       }
@@ -287,7 +300,9 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
       await rig.settle();
       expect(rig.turns).toHaveLength(1);
       expect(rig.turns[0].gate?.state).toBe("confirmed");
-      expect(rig.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "please book a table for two", continues: false }]);
+      expect(rig.frames.filter((f) => f.type === "final")).toEqual([
+        { type: "final", text: "please book a table for two", continues: false },
+      ]);
     }));
 
   it("unfinished words start nothing: the turn after 'and' is one request, made at its end", () =>
@@ -323,7 +338,10 @@ describe("speculation from the first quiet window (issue 23 item 3)", () => {
       await rig.audio(100, true);
       await rig.audio(400, false);
       await rig.settle();
-      expect(rig.turns.map((t) => [t.message, t.gate?.state ?? "none"])).toEqual([["hello there", "dropped"], ["hello there my friend", "confirmed"]]);
+      expect(rig.turns.map((t) => [t.message, t.gate?.state ?? "none"])).toEqual([
+        ["hello there", "dropped"],
+        ["hello there my friend", "confirmed"],
+      ]);
       expect(rig.frames.filter((f) => f.type === "final")).toEqual([{ type: "final", text: "hello there my friend", continues: false }]);
       expect(JSON.stringify(rig.frames)).not.toContain("Reply to hello there.");
       expect(rig.frames.filter((f) => f.type === "state" && f.thinking === true)).toHaveLength(1);

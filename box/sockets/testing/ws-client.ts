@@ -21,7 +21,9 @@ export class WsClient {
       this.ws.once("error", rej);
     });
     this.opened.catch(() => {});
-    this.closed = new Promise((res) => this.ws.once("close", (code, reason) => ((this.closeCode = code), (this.closeReason = reason.toString()), res())));
+    this.closed = new Promise((res) =>
+      this.ws.once("close", (code, reason) => ((this.closeCode = code), (this.closeReason = reason.toString()), res())),
+    );
     this.ws.on("message", (data, binary) => {
       if (!binary) this.frames.push(JSON.parse(data.toString()));
     });

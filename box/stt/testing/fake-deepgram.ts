@@ -97,7 +97,14 @@ export class FakeDeepgram {
   }
 
   private onStream(ws: WebSocket, req: IncomingMessage, query: URLSearchParams): void {
-    const conn: FakeDeepgramConnection = { query, authorization: req.headers.authorization, audioBytes: 0, controls: [], sent: [], closeCode: null };
+    const conn: FakeDeepgramConnection = {
+      query,
+      authorization: req.headers.authorization,
+      audioBytes: 0,
+      controls: [],
+      sent: [],
+      closeCode: null,
+    };
     this.connections.push(conn);
     this.sockets.add(ws);
     const p: Progress = { conn, utterance: 0, finalised: 0, revealed: 0, pieceStart: 0 };
@@ -194,7 +201,9 @@ export class FakeDeepgram {
       is_final: isFinal,
       speech_final: speechFinal,
       from_finalize: false,
-      channel: { alternatives: [{ transcript, confidence: 0.99, words: words.map((word) => ({ word, punctuated_word: word, confidence: 0.99 })) }] },
+      channel: {
+        alternatives: [{ transcript, confidence: 0.99, words: words.map((word) => ({ word, punctuated_word: word, confidence: 0.99 })) }],
+      },
       metadata: { request_id: "fake", model_info: { name: "fake", version: "0", arch: "fake" }, model_uuid: "fake" },
     };
   }

@@ -1,7 +1,7 @@
 // The constants and functions `calculate` knows, and how its answers are written.
 import { ToolError } from "./types.ts";
 
-export const CONSTANTS: Record<string, number> = { pi: Math.PI, "π": Math.PI, e: Math.E, tau: 2 * Math.PI };
+export const CONSTANTS: Record<string, number> = { pi: Math.PI, π: Math.PI, e: Math.E, tau: 2 * Math.PI };
 
 // Trig of a rounded pi leaves ~1e-16 residue; snap it so sin(pi) reads as 0.
 const snap = (x: number): number => (Math.abs(x) < 1e-15 ? 0 : x);

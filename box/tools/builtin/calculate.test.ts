@@ -118,9 +118,12 @@ describe("calculate: refusals", () => {
     expect(evaluateExpression("(".repeat(30) + "1" + ")".repeat(30))).toBe(1);
   });
 
-  it.each([[undefined], [null], [42], [["1+1"]], [{}], ["   "]])("a missing or wrong-typed expression (%j) is an argument error", async (value) => {
-    await expect(calc(value)).rejects.toThrow(ToolArgsError);
-  });
+  it.each([[undefined], [null], [42], [["1+1"]], [{}], ["   "]])(
+    "a missing or wrong-typed expression (%j) is an argument error",
+    async (value) => {
+      await expect(calc(value)).rejects.toThrow(ToolArgsError);
+    },
+  );
 
   it("accepts arguments as a JSON string and refuses other text", async () => {
     const tool = createCalculate();
@@ -131,7 +134,9 @@ describe("calculate: refusals", () => {
 
   it("never evaluates code: the source has no eval or Function", async () => {
     const { readFile } = await import("node:fs/promises");
-    const src = (await Promise.all(["./calculate-parser.ts", "./calculate-functions.ts"].map((f) => readFile(new URL(f, import.meta.url), "utf8")))).join("\n");
+    const src = (
+      await Promise.all(["./calculate-parser.ts", "./calculate-functions.ts"].map((f) => readFile(new URL(f, import.meta.url), "utf8")))
+    ).join("\n");
     expect(src).not.toMatch(/\beval\s*\(|new Function|Function\s*\(/);
   });
 });

@@ -11,12 +11,12 @@ export function createCalculate(): BuiltinTool {
     label: BUILTIN_LABELS.calculate,
     description:
       "Evaluate an arithmetic expression exactly instead of doing mental maths. Supports + - * / % ^, brackets, " +
-      "percentages (\"15% of 80\"), factorial (5!), constants pi and e, and functions sqrt, cbrt, abs, round(x, places), " +
+      'percentages ("15% of 80"), factorial (5!), constants pi and e, and functions sqrt, cbrt, abs, round(x, places), ' +
       "floor, ceil, trunc, sin, cos, tan, asin, acos, atan (radians), log (base 10, or log(x, base)), log2, ln, exp, pow, min, max.",
     parameters: {
       type: "object",
       properties: {
-        expression: { type: "string", description: "The expression, e.g. \"(12.5 * 4) / 3\" or \"sqrt(2) ^ 2\"." },
+        expression: { type: "string", description: 'The expression, e.g. "(12.5 * 4) / 3" or "sqrt(2) ^ 2".' },
       },
       required: ["expression"],
     },

@@ -91,7 +91,7 @@ export function createCurrentTime(options: CurrentTimeOptions): BuiltinTool {
       properties: {
         time_zone: {
           type: "string",
-          description: "Optional IANA time zone for another place, e.g. \"Asia/Tokyo\" or \"America/New_York\".",
+          description: 'Optional IANA time zone for another place, e.g. "Asia/Tokyo" or "America/New_York".',
         },
       },
     },

@@ -56,7 +56,12 @@ beforeAll(async () => {
     });
   // Redirect targets need the port, known only after listen.
   for (const path of ["/to-other-host", "/to-localhost", "/to-internal-name", "/to-ipv6-loopback"]) {
-    const target = { "/to-other-host": "other.example.com", "/to-localhost": "localhost", "/to-internal-name": "internal.example.com", "/to-ipv6-loopback": "[::1]" }[path]!;
+    const target = {
+      "/to-other-host": "other.example.com",
+      "/to-localhost": "localhost",
+      "/to-internal-name": "internal.example.com",
+      "/to-ipv6-loopback": "[::1]",
+    }[path]!;
     web.redirect(path, `http://${target}:${web.port}/article`);
   }
 });
@@ -154,12 +159,17 @@ describe("fetch_url: refusals and bad arguments", () => {
     expect(web.requests.length).toBe(before);
   });
 
-  it.each([[{}], [{ url: 42 }], [{ url: "" }], [null], ["not json"], [[1, 2]]])("refuses bad arguments %j as ToolArgsError", async (args) => {
-    await expect(createFetchUrl(testOptions).run(args, ctx())).rejects.toBeInstanceOf(ToolArgsError);
-  });
+  it.each([[{}], [{ url: 42 }], [{ url: "" }], [null], ["not json"], [[1, 2]]])(
+    "refuses bad arguments %j as ToolArgsError",
+    async (args) => {
+      await expect(createFetchUrl(testOptions).run(args, ctx())).rejects.toBeInstanceOf(ToolArgsError);
+    },
+  );
 
   it("treats a bare host as https and an unknown name as not found", async () => {
-    const err = await createFetchUrl(testOptions).run({ url: "nowhere.example.org/page" }, ctx()).catch((e) => e);
+    const err = await createFetchUrl(testOptions)
+      .run({ url: "nowhere.example.org/page" }, ctx())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect(err.message).toMatch(/could not be found/);
   });
@@ -175,7 +185,9 @@ describe("fetch_url: refusals and bad arguments", () => {
     await new Promise<void>((r) => tls.listen(0, "127.0.0.1", r));
     const port = (tls.address() as AddressInfo).port;
     try {
-      const err = await createFetchUrl(testOptions).run({ url: `https://secure.example.com:${port}/` }, ctx()).catch((e) => e);
+      const err = await createFetchUrl(testOptions)
+        .run({ url: `https://secure.example.com:${port}/` }, ctx())
+        .catch((e) => e);
       expect(err).toBeInstanceOf(ToolError);
       expect(names).toEqual(["secure.example.com"]);
     } finally {

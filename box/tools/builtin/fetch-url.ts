@@ -34,7 +34,8 @@ function sniff(body: Buffer): Kind | undefined {
 
 function decode(body: Buffer, contentType: string, kind: Kind): string {
   let charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
-  if (!charset && kind === "html") charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString("latin1"))?.[1];
+  if (!charset && kind === "html")
+    charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString("latin1"))?.[1];
   try {
     return new TextDecoder(charset ?? "utf-8").decode(body);
   } catch {
@@ -60,7 +61,8 @@ function networkError(err: unknown, cancelled: boolean, timedOut: boolean, timeo
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new ToolError("That site's name could not be found.", detail);
   if (code === "ECONNREFUSED") return new ToolError("The site refused the connection.", detail);
   if (code === "ECONNRESET" || code === "EPIPE") return new ToolError("The site closed the connection early.", detail);
-  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(code)) return new ToolError("The site's secure connection could not be verified.", detail);
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(code))
+    return new ToolError("The site's secure connection could not be verified.", detail);
   if (code.startsWith("HPE_")) return new ToolError("The site sent a malformed response.", detail);
   return new ToolError("The page could not be loaded.", detail);
 }
@@ -77,7 +79,7 @@ export function createFetchUrl(options: FetchUrlOptions = {}): BuiltinTool {
       "Local, private-network and non-text addresses are refused.",
     parameters: {
       type: "object",
-      properties: { url: { type: "string", description: "Full address of the page, e.g. \"https://example.com/news\"." } },
+      properties: { url: { type: "string", description: 'Full address of the page, e.g. "https://example.com/news".' } },
       required: ["url"],
     },
     async run(args, ctx) {

@@ -10,7 +10,11 @@ const tool = (timeoutMs?: number) => createLookupWikipedia({ baseUrl: wiki.url, 
 beforeAll(async () => {
   wiki = await FakeWikipedia.start({
     articles: [
-      { title: "Eiffel Tower", description: "Tower in Paris, France", extract: "The Eiffel Tower is a wrought-iron lattice tower in Paris." },
+      {
+        title: "Eiffel Tower",
+        description: "Tower in Paris, France",
+        extract: "The Eiffel Tower is a wrought-iron lattice tower in Paris.",
+      },
       { title: "AC/DC", description: "Australian rock band", extract: "AC/DC are an Australian rock band formed in Sydney in 1973." },
       { title: "Mercury", type: "disambiguation", extract: "Mercury may refer to:" },
       { title: "Sydney Opera House", extract: "The Sydney Opera House is a multi-venue performing arts centre." },
@@ -62,7 +66,10 @@ describe("lookup_wikipedia", () => {
     await expect(dead.run({ topic: "Eiffel Tower" }, ctx())).rejects.toThrow(/Wikipedia could not be reached/);
   });
 
-  it.each([[{}], [{ topic: ["x"] }], [{ topic: "" }], [{ topic: "x".repeat(201) }], [undefined]])("refuses bad arguments %j", async (args) => {
-    await expect(tool().run(args, ctx())).rejects.toBeInstanceOf(ToolArgsError);
-  });
+  it.each([[{}], [{ topic: ["x"] }], [{ topic: "" }], [{ topic: "x".repeat(201) }], [undefined]])(
+    "refuses bad arguments %j",
+    async (args) => {
+      await expect(tool().run(args, ctx())).rejects.toBeInstanceOf(ToolArgsError);
+    },
+  );
 });

@@ -51,7 +51,8 @@ export function createLookupWikipedia(options: WikipediaOptions = {}): BuiltinTo
     if (answer.status === 404) return { found: false };
     if (answer.status !== 200) throw new ToolError(`Wikipedia answered with HTTP status ${answer.status}.`);
     const body = answer.body as Summary | undefined;
-    if (!body || typeof body !== "object" || typeof body.title !== "string") throw new ToolError("Wikipedia sent a summary that could not be read.");
+    if (!body || typeof body !== "object" || typeof body.title !== "string")
+      throw new ToolError("Wikipedia sent a summary that could not be read.");
     return { found: true, summary: body };
   }
 
@@ -81,7 +82,7 @@ export function createLookupWikipedia(options: WikipediaOptions = {}): BuiltinTo
     description: "Get the summary of the Wikipedia article about a topic (a person, place, thing or event).",
     parameters: {
       type: "object",
-      properties: { topic: { type: "string", description: "The article title or topic, e.g. \"Sydney Opera House\"." } },
+      properties: { topic: { type: "string", description: 'The article title or topic, e.g. "Sydney Opera House".' } },
       required: ["topic"],
     },
     async run(args, ctx) {

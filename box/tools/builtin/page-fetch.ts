@@ -43,7 +43,11 @@ function pinnedLookup(addresses: ResolvedAddress[]) {
     const options = typeof opts === "function" ? {} : opts;
     const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
     const list = wanted.length > 0 ? wanted : addresses;
-    if (options.all) callback(null, list.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      callback(
+        null,
+        list.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, list[0].address, list[0].family);
   };
 }
@@ -75,10 +79,18 @@ function send(target: VettedTarget, userAgent: string, signal: AbortSignal): Pro
 }
 
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  const encoding = String(res.headers["content-encoding"] ?? "identity")
+    .trim()
+    .toLowerCase();
   if (encoding === "identity" || encoding === "") return res;
   const decoder =
-    encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : encoding === "br" ? createBrotliDecompress() : undefined;
+    encoding === "gzip" || encoding === "x-gzip"
+      ? createGunzip()
+      : encoding === "deflate"
+        ? createInflate()
+        : encoding === "br"
+          ? createBrotliDecompress()
+          : undefined;
   if (!decoder) throw new ToolError("The page used a compression this tool cannot read.", `content-encoding ${encoding}`);
   res.on("error", (err) => decoder.destroy(err));
   return res.pipe(decoder);

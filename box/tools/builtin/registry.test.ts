@@ -18,7 +18,8 @@ const ALLOWED_KEYWORDS = new Set(["type", "description", "properties", "required
 function schemaKeywords(schema: ParamSchema, depth = 1): number {
   for (const key of Object.keys(schema)) expect(ALLOWED_KEYWORDS.has(key), `keyword ${key}`).toBe(true);
   let deepest = depth;
-  for (const child of Object.values(schema.properties ?? {})) deepest = Math.max(deepest, schemaKeywords(child, depth + (child.type === "object" || child.type === "array" ? 1 : 0)));
+  for (const child of Object.values(schema.properties ?? {}))
+    deepest = Math.max(deepest, schemaKeywords(child, depth + (child.type === "object" || child.type === "array" ? 1 : 0)));
   return deepest;
 }
 
@@ -65,7 +66,16 @@ describe("runBuiltin", () => {
   });
 
   // Model outputs with wrong arguments: every tool fails cleanly with invalid_args, never a crash.
-  const BAD_ARGS: unknown[] = [null, 42, "plain text", "[1,2]", [], true, { wrong_name: "x" }, { expression: {}, place: [], topic: 1, url: false }];
+  const BAD_ARGS: unknown[] = [
+    null,
+    42,
+    "plain text",
+    "[1,2]",
+    [],
+    true,
+    { wrong_name: "x" },
+    { expression: {}, place: [], topic: 1, url: false },
+  ];
   const needsArgs = BUILTIN_NAMES.filter((n) => n !== "current_time");
   it.each(needsArgs.flatMap((name) => BAD_ARGS.map((args) => [name, args] as const)))("%s with %j → invalid_args", async (name, args) => {
     const outcome = await runBuiltin(all(), name, args, ctx());
@@ -85,14 +95,20 @@ describe("runBuiltin", () => {
   it("maps readable failures to host_error with text capped at 200 characters", async () => {
     const outcome = await runBuiltin(all(), "calculate", { expression: "1/0" }, ctx());
     expect(outcome).toEqual({ ok: false, reason: "host_error", error: "Division by zero is undefined.", detail: undefined });
-    const wordy: BuiltinTool = { ...all().get("calculate")!, run: async () => Promise.reject(new ToolError("x".repeat(500), "secret detail")) };
+    const wordy: BuiltinTool = {
+      ...all().get("calculate")!,
+      run: async () => Promise.reject(new ToolError("x".repeat(500), "secret detail")),
+    };
     const capped = await runBuiltin(new Map([["calculate", wordy]]), "calculate", {}, ctx());
     expect(!capped.ok && capped.error.length).toBe(200);
     expect(!capped.ok && capped.detail).toBe("secret detail");
   });
 
   it("hides unexpected exceptions behind the generic sentence", async () => {
-    const broken: BuiltinTool = { ...all().get("calculate")!, run: async () => Promise.reject(new TypeError("cannot read x of undefined at /srv/box")) };
+    const broken: BuiltinTool = {
+      ...all().get("calculate")!,
+      run: async () => Promise.reject(new TypeError("cannot read x of undefined at /srv/box")),
+    };
     const outcome = await runBuiltin(new Map([["calculate", broken]]), "calculate", {}, ctx());
     expect(outcome).toMatchObject({ ok: false, reason: "host_error", error: "The tool failed." });
   });

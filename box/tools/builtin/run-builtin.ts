@@ -22,7 +22,12 @@ function cap(text: string): string {
 }
 
 /** Runs `name` from the switched-on set; unknown or switched-off names answer `not_enabled`. */
-export async function runBuiltin(tools: ReadonlyMap<string, BuiltinTool>, name: string, args: unknown, ctx: ToolContext): Promise<BuiltinOutcome> {
+export async function runBuiltin(
+  tools: ReadonlyMap<string, BuiltinTool>,
+  name: string,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<BuiltinOutcome> {
   const tool = tools.get(name);
   if (!tool) return { ok: false, reason: "not_enabled", error: cap(`The tool "${name}" is not available here.`) };
   try {
@@ -33,6 +38,11 @@ export async function runBuiltin(tools: ReadonlyMap<string, BuiltinTool>, name: 
     if (err instanceof ToolArgsError) return { ok: false, reason: "invalid_args", error: cap(err.message) };
     if (err instanceof ToolError) return { ok: false, reason: "host_error", error: cap(err.message), detail: err.detail };
     if (err instanceof UpstreamError) return { ok: false, reason: "host_error", error: cap(err.message) };
-    return { ok: false, reason: "host_error", error: "The tool failed.", detail: err instanceof Error ? err.stack ?? err.message : String(err) };
+    return {
+      ok: false,
+      reason: "host_error",
+      error: "The tool failed.",
+      detail: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    };
   }
 }

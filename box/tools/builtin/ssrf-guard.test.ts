@@ -128,8 +128,12 @@ describe("ssrf guard: refused forms", () => {
     const vetted = await vetUrl("http://loopback.example.com:8080/x", { resolver, testOnlyAllowedAddresses: ["127.0.0.1"] });
     expect(vetted.addresses).toEqual([{ address: "127.0.0.1", family: 4 }]);
     // the option is exact: other private addresses stay refused
-    await expect(vetUrl("http://10.0.0.1/", { resolver, testOnlyAllowedAddresses: ["127.0.0.1"] })).rejects.toBeInstanceOf(AddressRefusedError);
-    await expect(vetUrl("http://localhost/", { resolver, testOnlyAllowedAddresses: ["127.0.0.1"] })).rejects.toBeInstanceOf(AddressRefusedError);
+    await expect(vetUrl("http://10.0.0.1/", { resolver, testOnlyAllowedAddresses: ["127.0.0.1"] })).rejects.toBeInstanceOf(
+      AddressRefusedError,
+    );
+    await expect(vetUrl("http://localhost/", { resolver, testOnlyAllowedAddresses: ["127.0.0.1"] })).rejects.toBeInstanceOf(
+      AddressRefusedError,
+    );
   });
 
   it("reports an unknown name as not found, not as refused", async () => {

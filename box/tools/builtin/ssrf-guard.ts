@@ -62,7 +62,10 @@ export function hostnameRefusal(hostname: string): string | null {
 /** Vets a host: a literal address is judged as it stands; a name by policy, then every address it resolves to. */
 export async function vetHost(host: string, options: GuardOptions = {}): Promise<{ hostname: string; addresses: ResolvedAddress[] }> {
   const allowed = new Set(options.testOnlyAllowedAddresses ?? []);
-  const hostname = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const hostname = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   const refused = (detail: string) =>
     new AddressRefusedError("Refused: that address is not a public web site (local, private or reserved network).", detail);
   const literal = parseIp(hostname);
@@ -92,12 +95,16 @@ export async function vetHost(host: string, options: GuardOptions = {}): Promise
 /** Vets one URL (call again for every redirect hop). */
 export async function vetUrl(raw: string | URL, options: GuardOptions = {}): Promise<VettedTarget> {
   const text = String(raw);
-  if (text.length > MAX_URL_LENGTH) throw new AddressRefusedError(`Refused: the address is longer than ${MAX_URL_LENGTH} characters.`, "long url");
+  if (text.length > MAX_URL_LENGTH)
+    throw new AddressRefusedError(`Refused: the address is longer than ${MAX_URL_LENGTH} characters.`, "long url");
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new AddressRefusedError("Refused: that is not a valid web address (it must start with http:// or https://).", `bad url ${text.slice(0, 200)}`);
+    throw new AddressRefusedError(
+      "Refused: that is not a valid web address (it must start with http:// or https://).",
+      `bad url ${text.slice(0, 200)}`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new AddressRefusedError("Refused: only http and https pages can be read.", `scheme ${url.protocol}`);

@@ -10,9 +10,33 @@ const tool = (timeoutMs?: number) => createWeather({ forecastBaseUrl: meteo.url,
 beforeAll(async () => {
   meteo = await FakeOpenMeteo.start({
     places: [
-      { name: "Paris", latitude: 48.85341, longitude: 2.3488, country: "France", country_code: "FR", admin1: "Île-de-France", timezone: "Europe/Paris" },
-      { name: "Paris", latitude: 33.66094, longitude: -95.55551, country: "United States", country_code: "US", admin1: "Texas", timezone: "America/Chicago" },
-      { name: "Melbourne", latitude: -37.814, longitude: 144.96332, country: "Australia", country_code: "AU", admin1: "Victoria", timezone: "Australia/Melbourne" },
+      {
+        name: "Paris",
+        latitude: 48.85341,
+        longitude: 2.3488,
+        country: "France",
+        country_code: "FR",
+        admin1: "Île-de-France",
+        timezone: "Europe/Paris",
+      },
+      {
+        name: "Paris",
+        latitude: 33.66094,
+        longitude: -95.55551,
+        country: "United States",
+        country_code: "US",
+        admin1: "Texas",
+        timezone: "America/Chicago",
+      },
+      {
+        name: "Melbourne",
+        latitude: -37.814,
+        longitude: 144.96332,
+        country: "Australia",
+        country_code: "AU",
+        admin1: "Victoria",
+        timezone: "Australia/Melbourne",
+      },
     ],
     current: {
       "48.85341,2.3488": { temperature_2m: 11.2, weather_code: 61, wind_speed_10m: 14.4, time: "2025-03-07T09:15" },
@@ -26,7 +50,9 @@ afterAll(() => meteo.close());
 describe("weather", () => {
   it("geocodes the place then reads current conditions, in words", async () => {
     const text = await tool().run({ place: "Melbourne" }, ctx());
-    expect(text).toBe("Current weather in Melbourne, Victoria, Australia (as of 2025-03-07T19:15 local time): partly cloudy, 20.5 °C, wind 20 km/h.");
+    expect(text).toBe(
+      "Current weather in Melbourne, Victoria, Australia (as of 2025-03-07T19:15 local time): partly cloudy, 20.5 °C, wind 20 km/h.",
+    );
     const [geo, forecast] = meteo.server.requests.slice(-2).map((r) => new URL(r.url, "http://x"));
     expect(geo.pathname).toBe("/v1/search");
     expect(geo.searchParams.get("name")).toBe("Melbourne");
@@ -38,7 +64,9 @@ describe("weather", () => {
 
   it("uses a region or country after a comma to pick among places of the same name", async () => {
     expect(await tool().run({ place: "Paris, Texas" }, ctx())).toContain("Paris, Texas, United States");
-    expect(await tool().run({ place: "Paris, France" }, ctx())).toContain("Paris, Île-de-France, France (as of 2025-03-07T09:15 local time): slight rain, 11.2 °C");
+    expect(await tool().run({ place: "Paris, France" }, ctx())).toContain(
+      "Paris, Île-de-France, France (as of 2025-03-07T09:15 local time): slight rain, 11.2 °C",
+    );
   });
 
   it("asks for imperial units when requested", async () => {
@@ -54,9 +82,13 @@ describe("weather", () => {
     meteo.faults.push({ status: 500 });
     await expect(tool().run({ place: "Melbourne" }, ctx())).rejects.toThrow(/could not look up the place \(HTTP 500/);
     meteo.faults.push(null, { status: 400, reason: "Latitude must be in range of -90 to 90°. Given: 100.0." });
-    const err = await tool().run({ place: "Melbourne" }, ctx()).catch((e) => e);
+    const err = await tool()
+      .run({ place: "Melbourne" }, ctx())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ToolError);
-    expect(err.message).toBe("The weather service could not give a forecast (HTTP 400: Latitude must be in range of -90 to 90°. Given: 100.0.).");
+    expect(err.message).toBe(
+      "The weather service could not give a forecast (HTTP 400: Latitude must be in range of -90 to 90°. Given: 100.0.).",
+    );
     meteo.faults.push({ delayMs: 1000 });
     await expect(tool(200).run({ place: "Melbourne" }, ctx())).rejects.toThrow(/did not answer in time/);
   });

@@ -48,7 +48,8 @@ describe("CartesiaEngine.stream", () => {
     fake.mode = { chunkDelayMs: 60, chunkMs: 100 };
     const started = performance.now();
     const arrivals: number[] = [];
-    for await (const c of engine().stream("Hello there, how are you today?")) if (c.pcm.length > 0) arrivals.push(performance.now() - started);
+    for await (const c of engine().stream("Hello there, how are you today?"))
+      if (c.pcm.length > 0) arrivals.push(performance.now() - started);
     const total = performance.now() - started;
     // 31 characters = 1.86 s of audio = 19 chunks, 60 ms apart.
     expect(arrivals.length).toBe(19);
@@ -129,7 +130,13 @@ describe("CartesiaEngine.synthesize", () => {
   });
 
   it("answers blank text with an empty utterance and no request", async () => {
-    expect(await engine().synthesize("  \n")).toEqual({ pcm: new Int16Array(0), sampleRate: 24000, phonemes: [], words: [], durationMs: 0 });
+    expect(await engine().synthesize("  \n")).toEqual({
+      pcm: new Int16Array(0),
+      sampleRate: 24000,
+      phonemes: [],
+      words: [],
+      durationMs: 0,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });
@@ -150,11 +157,19 @@ describe("CartesiaEngine: voice ids", () => {
     const e = engine({ defaultVoice: undefined });
     await e.synthesize("One.");
     await e.synthesize("Two.");
-    expect(fake.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /voices?limit=1", "POST /tts/sse?", "POST /tts/sse?"]);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+      "GET /voices?limit=1",
+      "POST /tts/sse?",
+      "POST /tts/sse?",
+    ]);
     expect(fake.speechRequests[1].body.voice.id).toBe(KATIE);
     fake.voices = [];
     const none = await failure(engine({ defaultVoice: undefined }).stream("Hello."));
-    expect(none).toMatchObject({ status: 404, failure: "refused", message: "Cartesia lists no voices on this account, and the call named none." });
+    expect(none).toMatchObject({
+      status: 404,
+      failure: "refused",
+      message: "Cartesia lists no voices on this account, and the call named none.",
+    });
     fake.voices = FAKE_VOICES.slice();
   });
 

@@ -79,7 +79,9 @@ describe("HTTP refusals (docs/providers.md 2.8)", () => {
     expect((await withMode({ fail: 403 })).err).toMatchObject({ status: 403, retryable: false, failure: "key_problem" });
     const credits = (await withMode({ fail: 402 })).err;
     expect(credits).toMatchObject({ status: 402, retryable: false, failure: "key_problem" });
-    expect(credits.message).toMatch(/^Cartesia refused the speech request: the account is out of credits or over its quota \(402: Payment Required: You have run out of credits/);
+    expect(credits.message).toMatch(
+      /^Cartesia refused the speech request: the account is out of credits or over its quota \(402: Payment Required: You have run out of credits/,
+    );
   });
 
   it("429 is refused and retryable", async () => {
@@ -106,11 +108,22 @@ describe("HTTP refusals (docs/providers.md 2.8)", () => {
   });
 
   it("quota words in a body count as key_problem whatever the 4xx; other 4xx are plain refusals", () => {
-    const quota = httpFailure(429, JSON.stringify({ error_code: "quota_exceeded", title: "Quota exceeded", message: "Monthly characters used up." }), { kind: "voices" });
+    const quota = httpFailure(
+      429,
+      JSON.stringify({ error_code: "quota_exceeded", title: "Quota exceeded", message: "Monthly characters used up." }),
+      { kind: "voices" },
+    );
     expect(quota).toMatchObject({ status: 429, failure: "key_problem", retryable: false });
     const bad = httpFailure(400, "Bad Request: transcript is required", { kind: "speech", voiceId: "v" });
-    expect(bad).toMatchObject({ status: 400, failure: "refused", retryable: false, message: "Cartesia refused the speech request (400: Bad Request: transcript is required)." });
-    expect(httpFailure(401, `Invalid key ${FAKE_CARTESIA_KEY}`, { kind: "key" }, FAKE_CARTESIA_KEY).message).not.toContain(FAKE_CARTESIA_KEY);
+    expect(bad).toMatchObject({
+      status: 400,
+      failure: "refused",
+      retryable: false,
+      message: "Cartesia refused the speech request (400: Bad Request: transcript is required).",
+    });
+    expect(httpFailure(401, `Invalid key ${FAKE_CARTESIA_KEY}`, { kind: "key" }, FAKE_CARTESIA_KEY).message).not.toContain(
+      FAKE_CARTESIA_KEY,
+    );
     expect(errorDetail('{"error_code":null,"title":"T","message":"M","request_id":"r"}')).toEqual({ code: "", text: "T: M" });
     expect(errorDetail("Title: Message")).toEqual({ code: "", text: "Title: Message" });
   });

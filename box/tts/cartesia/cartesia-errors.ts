@@ -38,7 +38,10 @@ export function errorDetail(body: string): ErrorDetail {
 export function clean(text: string, apiKey?: string): string {
   let t = text;
   if (apiKey && apiKey.length >= 4) t = t.split(apiKey).join("[key]");
-  t = t.replace(/\s+/g, " ").trim().replace(/[.!\s]+$/, "");
+  t = t
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!\s]+$/, "");
   return t.length > 200 ? `${t.slice(0, 197)}...` : t;
 }
 
@@ -53,10 +56,20 @@ export function httpFailure(status: number, body: string, ask: CartesiaAsk, apiK
     return new VoiceProviderError(`Cartesia refused ${WHAT[ask.kind]}: ${why}${tail}.`, status, false, "key_problem");
   }
   if (exhausted && status >= 400 && status < 500) {
-    return new VoiceProviderError(`Cartesia refused ${WHAT[ask.kind]}: the account is out of credits or over its quota${tail}.`, status, false, "key_problem");
+    return new VoiceProviderError(
+      `Cartesia refused ${WHAT[ask.kind]}: the account is out of credits or over its quota${tail}.`,
+      status,
+      false,
+      "key_problem",
+    );
   }
   if (status === 404 && ask.kind === "speech") {
-    return new VoiceProviderError(`Cartesia has no voice "${ask.voiceId}" on this account; it may have been deleted${tail}.`, 404, false, "refused");
+    return new VoiceProviderError(
+      `Cartesia has no voice "${ask.voiceId}" on this account; it may have been deleted${tail}.`,
+      404,
+      false,
+      "refused",
+    );
   }
   if (status === 429) {
     return new VoiceProviderError(`Cartesia is busy: too many requests or streams at once on this account${tail}.`, 429, true, "refused");
@@ -87,7 +100,12 @@ export function garbage(ask: CartesiaAsk, what: string): VoiceProviderError {
 
 /** The SSE stream broke after it started: an error event or a closed connection. */
 export function streamCut(audioMs: number, why: string, apiKey?: string): VoiceProviderError {
-  return new VoiceProviderError(`Cartesia cut the speech stream after ${Math.round(audioMs)} ms of audio: ${clean(why, apiKey)}.`, 502, true, "refused");
+  return new VoiceProviderError(
+    `Cartesia cut the speech stream after ${Math.round(audioMs)} ms of audio: ${clean(why, apiKey)}.`,
+    502,
+    true,
+    "refused",
+  );
 }
 
 /** An SSE error event (2.4): before any audio it counts as the HTTP refusal it names; after, as a cut stream. */
@@ -103,7 +121,12 @@ export function missingKey(): VoiceProviderError {
 }
 
 export function badKey(): VoiceProviderError {
-  return new VoiceProviderError("Cartesia cannot be sent this API key: it has spaces, control or non-ASCII characters.", 0, false, "key_problem");
+  return new VoiceProviderError(
+    "Cartesia cannot be sent this API key: it has spaces, control or non-ASCII characters.",
+    0,
+    false,
+    "key_problem",
+  );
 }
 
 export function invalidVoiceId(id: string): VoiceProviderError {

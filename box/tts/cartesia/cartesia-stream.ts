@@ -45,7 +45,9 @@ export async function* sseSpeech(
         throw req.stopped(events > 0) ?? streamCut(audioMs(), "the connection closed before the stream was complete");
       }
       req.pause();
-      const messages = read.done ? [...parser.feed(decoder.decode()), ...parser.end()] : parser.feed(decoder.decode(read.value, { stream: true }));
+      const messages = read.done
+        ? [...parser.feed(decoder.decode()), ...parser.end()]
+        : parser.feed(decoder.decode(read.value, { stream: true }));
       for (const m of messages) {
         check();
         const ev = parseEvent(m.data);

@@ -17,7 +17,8 @@ beforeEach(() => {
   fake.voices = FAKE_VOICES.slice();
 });
 
-const engine = (o: Partial<CartesiaEngineOptions> = {}) => new CartesiaEngine({ baseUrl: fake.url, apiKey: FAKE_CARTESIA_KEY, timeoutMs: 1000, ...o });
+const engine = (o: Partial<CartesiaEngineOptions> = {}) =>
+  new CartesiaEngine({ baseUrl: fake.url, apiKey: FAKE_CARTESIA_KEY, timeoutMs: 1000, ...o });
 
 async function failure(p: Promise<unknown>): Promise<VoiceProviderError> {
   try {
@@ -31,7 +32,13 @@ async function failure(p: Promise<unknown>): Promise<VoiceProviderError> {
 }
 
 const many = (n: number): FakeVoice[] =>
-  Array.from({ length: n }, (_, i) => ({ id: `voice-${String(i).padStart(4, "0")}`, name: `Voice ${i}`, description: "", language: "en", gender: "feminine" }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `voice-${String(i).padStart(4, "0")}`,
+    name: `Voice ${i}`,
+    description: "",
+    language: "en",
+    gender: "feminine",
+  }));
 
 describe("CartesiaEngine.voices", () => {
   it("maps each voice to a catalogue row: language tag, lowercase gender or empty, what the model speaks", async () => {
@@ -94,9 +101,12 @@ describe("CartesiaEngine.voices", () => {
     let calls = 0;
     const stuck = (async () => {
       calls++;
-      return new Response(JSON.stringify({ data: [{ id: "same", name: "Same", language: "en", description: "" }], has_more: true, next_page: "same" }), {
-        headers: { "content-type": "application/json" },
-      });
+      return new Response(
+        JSON.stringify({ data: [{ id: "same", name: "Same", language: "en", description: "" }], has_more: true, next_page: "same" }),
+        {
+          headers: { "content-type": "application/json" },
+        },
+      );
     }) as unknown as typeof fetch;
     const rows = await engine({ fetch: stuck }).voices();
     expect(rows.map((r) => r.id)).toEqual(["same"]);
@@ -110,13 +120,22 @@ describe("CartesiaEngine.voices", () => {
     expect(err).toMatchObject({ status: 500, retryable: true, failure: "refused" });
     expect(err.message).toMatch(/^Cartesia had a server error answering the voices list \(500: /);
     fake.mode = { hang: true };
-    expect(await failure(engine({ timeoutMs: 200 }).voices())).toMatchObject({ failure: "timed_out", message: "Cartesia did not answer the voices list within 0.2 s." });
+    expect(await failure(engine({ timeoutMs: 200 }).voices())).toMatchObject({
+      failure: "timed_out",
+      message: "Cartesia did not answer the voices list within 0.2 s.",
+    });
   });
 
   it("refuses an answer that is not a voices page", async () => {
     const answer = (body: string) =>
-      engine({ fetch: (async () => new Response(body, { headers: { "content-type": "application/json" } })) as unknown as typeof fetch }).voices();
-    expect(await failure(answer("<html>"))).toMatchObject({ status: 502, failure: "refused", message: "Cartesia sent an answer to the voices list that could not be read: it is not JSON." });
+      engine({
+        fetch: (async () => new Response(body, { headers: { "content-type": "application/json" } })) as unknown as typeof fetch,
+      }).voices();
+    expect(await failure(answer("<html>"))).toMatchObject({
+      status: 502,
+      failure: "refused",
+      message: "Cartesia sent an answer to the voices list that could not be read: it is not JSON.",
+    });
     expect((await failure(answer('{"voices":[]}'))).message).toMatch(/it has no list of voices\.$/);
   });
 });
@@ -148,13 +167,17 @@ describe("CartesiaEngine.checkKey (GET /voices?limit=1)", () => {
 
 describe("the fake speaks Cartesia's protocol", () => {
   it("accepts X-API-Key as well as Bearer, requires the version header, and answers GET / without auth", async () => {
-    const xKey = await fetch(`${fake.url}/voices?limit=1`, { headers: { "X-API-Key": FAKE_CARTESIA_KEY, "Cartesia-Version": "2024-11-13" } });
+    const xKey = await fetch(`${fake.url}/voices?limit=1`, {
+      headers: { "X-API-Key": FAKE_CARTESIA_KEY, "Cartesia-Version": "2024-11-13" },
+    });
     expect(xKey.status).toBe(200);
     expect((await xKey.json()).data).toHaveLength(1);
     const noVersion = await fetch(`${fake.url}/voices`, { headers: { authorization: `Bearer ${FAKE_CARTESIA_KEY}` } });
     expect(noVersion.status).toBe(400);
     expect(await (await fetch(`${fake.url}/`)).json()).toEqual({ ok: true, version: "2026-03-01" });
-    const one = await fetch(`${fake.url}/voices/${FAKE_VOICES[1].id}`, { headers: { "X-API-Key": FAKE_CARTESIA_KEY, "Cartesia-Version": "2026-03-01" } });
+    const one = await fetch(`${fake.url}/voices/${FAKE_VOICES[1].id}`, {
+      headers: { "X-API-Key": FAKE_CARTESIA_KEY, "Cartesia-Version": "2026-03-01" },
+    });
     expect((await one.json()).name).toBe("Pedro");
   });
 
@@ -162,7 +185,12 @@ describe("the fake speaks Cartesia's protocol", () => {
     const res = await fetch(`${fake.url}/tts/sse`, {
       method: "POST",
       headers: { authorization: `Bearer ${FAKE_CARTESIA_KEY}`, "cartesia-version": "2026-03-01", "content-type": "application/json" },
-      body: JSON.stringify({ model_id: "sonic-3", transcript: "Hi", voice: { mode: "id", id: FAKE_VOICES[0].id }, output_format: { container: "wav", encoding: "pcm_s16le", sample_rate: 24000 } }),
+      body: JSON.stringify({
+        model_id: "sonic-3",
+        transcript: "Hi",
+        voice: { mode: "id", id: FAKE_VOICES[0].id },
+        output_format: { container: "wav", encoding: "pcm_s16le", sample_rate: 24000 },
+      }),
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error_code: null, title: "Bad Request", message: "SSE output_format.container must be raw" });

@@ -16,8 +16,48 @@ export const VOICE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 // 2.9: what each model family speaks (every voice speaks every language of the model).
 const SONIC_3_LANGUAGES = [
-  "en", "de", "es", "fr", "ja", "pt", "zh", "hi", "ko", "it", "nl", "pl", "ru", "sv", "tr", "tl", "bg", "ro", "ar", "cs", "el",
-  "fi", "hr", "ms", "sk", "da", "ta", "uk", "hu", "no", "vi", "bn", "th", "he", "ka", "id", "te", "gu", "kn", "ml", "mr", "pa",
+  "en",
+  "de",
+  "es",
+  "fr",
+  "ja",
+  "pt",
+  "zh",
+  "hi",
+  "ko",
+  "it",
+  "nl",
+  "pl",
+  "ru",
+  "sv",
+  "tr",
+  "tl",
+  "bg",
+  "ro",
+  "ar",
+  "cs",
+  "el",
+  "fi",
+  "hr",
+  "ms",
+  "sk",
+  "da",
+  "ta",
+  "uk",
+  "hu",
+  "no",
+  "vi",
+  "bn",
+  "th",
+  "he",
+  "ka",
+  "id",
+  "te",
+  "gu",
+  "kn",
+  "ml",
+  "mr",
+  "pa",
 ];
 const SONIC_2_LANGUAGES = ["en", "fr", "de", "es", "pt", "zh", "ja", "hi", "it", "ko", "nl", "pl", "ru", "sv", "tr"];
 
@@ -115,7 +155,8 @@ export function wordsOf(ts: { words: unknown; start: unknown; end: unknown }): T
   for (let i = 0; i < words.length; i++) {
     const s = start[i];
     const e = end[i];
-    if (typeof words[i] !== "string" || typeof s !== "number" || typeof e !== "number" || !Number.isFinite(s) || !Number.isFinite(e)) continue;
+    if (typeof words[i] !== "string" || typeof s !== "number" || typeof e !== "number" || !Number.isFinite(s) || !Number.isFinite(e))
+      continue;
     out.push({ text: words[i], startMs: Math.round(s * 1000), endMs: Math.round(Math.max(s, e) * 1000) });
   }
   return out;

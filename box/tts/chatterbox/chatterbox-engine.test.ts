@@ -167,7 +167,10 @@ describe("chatterbox model info and warm-up", () => {
 
   it("says what it is", () => {
     const e = engine();
-    expect([e.id, e.info]).toEqual(["chatterbox", { label: "Chatterbox (self-hosted)", local: true, byo: false, clone: true, prepare: true }]);
+    expect([e.id, e.info]).toEqual([
+      "chatterbox",
+      { label: "Chatterbox (self-hosted)", local: true, byo: false, clone: true, prepare: true },
+    ]);
   });
 });
 
@@ -211,12 +214,17 @@ describe("chatterbox cloning (POST /upload_reference)", () => {
       name: "VoiceProviderError",
       status: 400,
       failure: "refused",
-      message: expect.stringMatching(/^Chatterbox refused the reference upload \(HTTP 400: Reference audio duration \(31\.00s\) exceeds maximum allowed \(30s\)\)\.$/),
+      message: expect.stringMatching(
+        /^Chatterbox refused the reference upload \(HTTP 400: Reference audio duration \(31\.00s\) exceeds maximum allowed \(30s\)\)\.$/,
+      ),
     });
   });
 
   it("refuses bytes that are neither WAV nor MP3 without sending them", async () => {
-    await expect(engine().uploadReference("x", Buffer.from("hello"), "x.wav", OWNER)).rejects.toMatchObject({ name: "ReferenceClipError", reason: "not_audio" });
+    await expect(engine().uploadReference("x", Buffer.from("hello"), "x.wav", OWNER)).rejects.toMatchObject({
+      name: "ReferenceClipError",
+      reason: "not_audio",
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -123,7 +123,8 @@ export class ChatterboxEngine implements VoiceEngine {
     ]);
     if (!Array.isArray(predefined)) throw garbage("the voice list request", "it is not a list");
     if (!Array.isArray(references)) throw garbage("the reference-file list request", "it is not a list");
-    const multilingual = model?.supports_multilingual === true && model.supported_languages && Object.keys(model.supported_languages).length > 0;
+    const multilingual =
+      model?.supports_multilingual === true && model.supported_languages && Object.keys(model.supported_languages).length > 0;
     const languages = multilingual ? Object.keys(model!.supported_languages!) : ["en"];
     const language = languages.includes("en") ? "en" : languages[0];
     const rows: ChatterboxVoiceRow[] = [];
@@ -134,7 +135,12 @@ export class ChatterboxEngine implements VoiceEngine {
     };
     for (const v of predefined as { filename?: unknown; display_name?: unknown }[]) {
       if (typeof v?.filename !== "string") continue;
-      add(v.filename, typeof v.display_name === "string" && v.display_name ? v.display_name : displayNameOf(v.filename), "predefined", v.filename);
+      add(
+        v.filename,
+        typeof v.display_name === "string" && v.display_name ? v.display_name : displayNameOf(v.filename),
+        "predefined",
+        v.filename,
+      );
     }
     for (const f of references) if (typeof f === "string") add(cloneVoiceId(f), displayNameOf(f), "clone", f);
     return rows;
@@ -142,8 +148,14 @@ export class ChatterboxEngine implements VoiceEngine {
 
   /** The readiness probe (`GET /api/model-info`): `loaded: false` means the server is up without a model. */
   async modelInfo(signal?: AbortSignal): Promise<ChatterboxModelInfo> {
-    const info = await this.http.json<Partial<ChatterboxModelInfo> | null>("the model-info request", "/api/model-info", { method: "GET" }, signal);
-    if (!info || typeof info !== "object" || typeof info.loaded !== "boolean") throw garbage("the model-info request", "it has no `loaded` field");
+    const info = await this.http.json<Partial<ChatterboxModelInfo> | null>(
+      "the model-info request",
+      "/api/model-info",
+      { method: "GET" },
+      signal,
+    );
+    if (!info || typeof info !== "object" || typeof info.loaded !== "boolean")
+      throw garbage("the model-info request", "it has no `loaded` field");
     this.loaded = info.loaded;
     return info as ChatterboxModelInfo;
   }
@@ -161,9 +173,19 @@ export class ChatterboxEngine implements VoiceEngine {
     const form = new FormData();
     form.append("files", new Blob([new Uint8Array(audio)], { type: ext === "wav" ? "audio/wav" : "audio/mpeg" }), file);
     const what = "the reference upload";
-    const answer = await this.http.json<{ uploaded_files?: unknown; errors?: { filename?: unknown; error?: unknown }[] }>(what, "/upload_reference", { method: "POST", form });
+    const answer = await this.http.json<{ uploaded_files?: unknown; errors?: { filename?: unknown; error?: unknown }[] }>(
+      what,
+      "/upload_reference",
+      { method: "POST", form },
+    );
     const ours = answer?.errors?.find((e) => e?.filename === file);
-    if (ours) throw new VoiceProviderError(`Chatterbox refused ${what} (${String(ours.error ?? "no reason given").replace(/\.$/, "")}).`, 400, false, "refused");
+    if (ours)
+      throw new VoiceProviderError(
+        `Chatterbox refused ${what} (${String(ours.error ?? "no reason given").replace(/\.$/, "")}).`,
+        400,
+        false,
+        "refused",
+      );
     const stored = Array.isArray(answer?.uploaded_files) ? answer.uploaded_files.filter((f): f is string => typeof f === "string") : [];
     // The server answers the name it stored (sanitized); with one file sent, one comes back.
     const kept = stored.includes(file) ? file : stored.length === 1 ? stored[0] : null;
@@ -213,7 +235,12 @@ export class ChatterboxEngine implements VoiceEngine {
   }
 
   /** `/tts` body as docs/providers.md §3.1 documents it; unset knobs fall back to the server's config. */
-  private ttsBody(text: string, voice: ReturnType<typeof parseVoiceId>, options: ChatterboxSynthesizeOptions, stream: boolean): Record<string, unknown> {
+  private ttsBody(
+    text: string,
+    voice: ReturnType<typeof parseVoiceId>,
+    options: ChatterboxSynthesizeOptions,
+    stream: boolean,
+  ): Record<string, unknown> {
     const o = this.options;
     const body: Record<string, unknown> = { text, voice_mode: voice.mode };
     if (voice.mode === "predefined") body.predefined_voice_id = voice.file;
@@ -235,7 +262,9 @@ export class ChatterboxEngine implements VoiceEngine {
   private async defaultVoice(signal?: AbortSignal): Promise<string> {
     if (this.serverDefault) return this.serverDefault;
     const list = await this.http.json<unknown>("the voice list request", "/get_predefined_voices", { method: "GET" }, signal);
-    const files = Array.isArray(list) ? list.map((v: { filename?: unknown }) => v?.filename).filter((f): f is string => typeof f === "string" && usable(f)) : [];
+    const files = Array.isArray(list)
+      ? list.map((v: { filename?: unknown }) => v?.filename).filter((f): f is string => typeof f === "string" && usable(f))
+      : [];
     const pick = files.includes(SHIPPED_DEFAULT_VOICE) ? SHIPPED_DEFAULT_VOICE : files[0];
     if (!pick) throw new VoiceProviderError("Chatterbox lists no predefined voices, so a voice must be chosen.", 404, false, "refused");
     return (this.serverDefault = pick);

@@ -49,7 +49,12 @@ describe("chatterbox failures", () => {
     fake.set({ hang: true });
     const started = performance.now();
     const err = await failureOf(speak(engine({ timeoutMs: 300 })));
-    expect(err).toMatchObject({ failure: "timed_out", status: 0, retryable: true, message: "Chatterbox did not answer the speech request within 0.3 s." });
+    expect(err).toMatchObject({
+      failure: "timed_out",
+      status: 0,
+      retryable: true,
+      message: "Chatterbox did not answer the speech request within 0.3 s.",
+    });
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 
@@ -57,7 +62,10 @@ describe("chatterbox failures", () => {
     fake.set({ latencyMs: 600 });
     const e = engine({ timeoutMs: 200 });
     expect(await failureOf(e.voices())).toMatchObject({ failure: "timed_out" });
-    expect(await failureOf(e.modelInfo())).toMatchObject({ failure: "timed_out", message: "Chatterbox did not answer the model-info request within 0.2 s." });
+    expect(await failureOf(e.modelInfo())).toMatchObject({
+      failure: "timed_out",
+      message: "Chatterbox did not answer the model-info request within 0.2 s.",
+    });
   });
 
   it("a stream that stalls between blocks: timed_out after the audio so far", async () => {
@@ -72,7 +80,12 @@ describe("chatterbox failures", () => {
     await fake.close();
     fake = await FakeChatterbox.start({ apiKey: "right-key" });
     const none = await failureOf(speak());
-    expect(none).toMatchObject({ failure: "key_problem", status: 401, retryable: false, message: "Chatterbox asks for an API key for the speech request (HTTP 401) and none is set." });
+    expect(none).toMatchObject({
+      failure: "key_problem",
+      status: 401,
+      retryable: false,
+      message: "Chatterbox asks for an API key for the speech request (HTTP 401) and none is set.",
+    });
     const wrong = await failureOf(engine({ apiKey: "wrong-key-123" }).voices());
     expect(wrong).toMatchObject({ failure: "key_problem", status: 401 });
     expect(wrong.message).not.toContain("wrong-key-123");
@@ -82,7 +95,11 @@ describe("chatterbox failures", () => {
   it("403: key_problem; a detail echoing the key is scrubbed", async () => {
     fake.set({ fail: { status: 403, detail: "Key sk-secret-9 is not allowed." } });
     const err = await failureOf(speak(engine({ apiKey: "sk-secret-9" })));
-    expect(err).toMatchObject({ failure: "key_problem", status: 403, message: "Chatterbox refused the API key for the speech request (HTTP 403: Key [key] is not allowed)." });
+    expect(err).toMatchObject({
+      failure: "key_problem",
+      status: 403,
+      message: "Chatterbox refused the API key for the speech request (HTTP 403: Key [key] is not allowed).",
+    });
   });
 
   it("a deleted voice: 404 refused with the server's detail", async () => {
@@ -93,7 +110,9 @@ describe("chatterbox failures", () => {
       retryable: false,
       message: "Chatterbox refused the speech request (HTTP 404: Predefined voice file 'Emily.wav' not found).",
     });
-    expect((await failureOf(speak(engine(), "clone:Gianna.wav"))).message).toBe("Chatterbox refused the speech request (HTTP 404: Reference audio file 'Gianna.wav' not found).");
+    expect((await failureOf(speak(engine(), "clone:Gianna.wav"))).message).toBe(
+      "Chatterbox refused the speech request (HTTP 404: Reference audio file 'Gianna.wav' not found).",
+    );
   });
 
   it("an invalid voice id: 404 refused before any request", async () => {
@@ -120,7 +139,12 @@ describe("chatterbox failures", () => {
     fake.set({ modelLoaded: false });
     const e = engine();
     const err = await failureOf(speak(e));
-    expect(err).toMatchObject({ failure: "refused", status: 503, retryable: true, message: "Chatterbox refused the speech request (HTTP 503: TTS engine model is not currently loaded or available)." });
+    expect(err).toMatchObject({
+      failure: "refused",
+      status: 503,
+      retryable: true,
+      message: "Chatterbox refused the speech request (HTTP 503: TTS engine model is not currently loaded or available).",
+    });
     expect(e.ready).toBe(false);
   });
 
@@ -136,17 +160,32 @@ describe("chatterbox failures", () => {
   });
 
   it("lists and model info that are not what the server sends: refused", async () => {
-    const html = (async () => new Response("<html>proxy login</html>", { status: 200, headers: { "content-type": "text/html" } })) as unknown as typeof fetch;
+    const html = (async () =>
+      new Response("<html>proxy login</html>", { status: 200, headers: { "content-type": "text/html" } })) as unknown as typeof fetch;
     const e = engine({ fetch: html });
-    expect(await failureOf(e.voices())).toMatchObject({ failure: "refused", message: "Chatterbox answered the voice list request with something unusable (it is not JSON)." });
+    expect(await failureOf(e.voices())).toMatchObject({
+      failure: "refused",
+      message: "Chatterbox answered the voice list request with something unusable (it is not JSON).",
+    });
     const odd = (async () => Response.json({ ok: true })) as unknown as typeof fetch;
-    expect(await failureOf(engine({ fetch: odd }).modelInfo())).toMatchObject({ failure: "refused", message: expect.stringContaining("no `loaded` field") });
-    expect(await failureOf(engine({ fetch: odd }).voices())).toMatchObject({ failure: "refused", message: expect.stringContaining("not a list") });
+    expect(await failureOf(engine({ fetch: odd }).modelInfo())).toMatchObject({
+      failure: "refused",
+      message: expect.stringContaining("no `loaded` field"),
+    });
+    expect(await failureOf(engine({ fetch: odd }).voices())).toMatchObject({
+      failure: "refused",
+      message: expect.stringContaining("not a list"),
+    });
   });
 
   it("a connection closed mid-answer: refused and retryable, after the audio so far when streaming", async () => {
     fake.set({ closeMidResponse: true });
-    expect(await failureOf(speak())).toMatchObject({ failure: "refused", status: 502, retryable: true, message: "Chatterbox broke off the speech request before it was complete." });
+    expect(await failureOf(speak())).toMatchObject({
+      failure: "refused",
+      status: 502,
+      retryable: true,
+      message: "Chatterbox broke off the speech request before it was complete.",
+    });
     let chunks = 0;
     const err = await failureOf(drain(engine().stream("A longer sentence to speak.", { voice: "Emily.wav" }), (n) => (chunks = n)));
     expect(err.message).toContain("broke off");
@@ -154,11 +193,17 @@ describe("chatterbox failures", () => {
   });
 
   it("reads every FastAPI error shape", () => {
-    expect(detailOf('{"detail":"Missing \'predefined_voice_id\' for \'predefined\' voice mode."}')).toBe("Missing 'predefined_voice_id' for 'predefined' voice mode");
-    expect(detailOf('{"detail":[{"type":"missing","loc":["body","text"],"msg":"Field required","input":null}]}')).toBe("body.text: Field required");
-    expect(detailOf('{"message":"Processed 1 file(s).","uploaded_files":[],"errors":[{"filename":"x.ogg","error":"Invalid file type. Only .wav and .mp3 are allowed."}]}')).toBe(
-      "Invalid file type. Only .wav and .mp3 are allowed",
+    expect(detailOf("{\"detail\":\"Missing 'predefined_voice_id' for 'predefined' voice mode.\"}")).toBe(
+      "Missing 'predefined_voice_id' for 'predefined' voice mode",
     );
+    expect(detailOf('{"detail":[{"type":"missing","loc":["body","text"],"msg":"Field required","input":null}]}')).toBe(
+      "body.text: Field required",
+    );
+    expect(
+      detailOf(
+        '{"message":"Processed 1 file(s).","uploaded_files":[],"errors":[{"filename":"x.ogg","error":"Invalid file type. Only .wav and .mp3 are allowed."}]}',
+      ),
+    ).toBe("Invalid file type. Only .wav and .mp3 are allowed");
     expect(detailOf("<html><body>502 Bad Gateway</body></html>")).toBe("");
     expect(detailOf("upstream   connect\nerror")).toBe("upstream connect error");
     expect(detailOf("x".repeat(400))).toHaveLength(298);

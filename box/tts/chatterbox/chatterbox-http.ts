@@ -64,17 +64,28 @@ export class ChatterboxHttp {
       if (err instanceof VoiceProviderError) return err;
       const s = Math.round(this.o.timeoutMs / 100) / 10;
       if (timedOut) {
-        const message = phase === "connect" ? `Chatterbox did not answer ${what} within ${s} s.` : `Chatterbox stopped sending ${what} for ${s} s.`;
+        const message =
+          phase === "connect" ? `Chatterbox did not answer ${what} within ${s} s.` : `Chatterbox stopped sending ${what} for ${s} s.`;
         return new VoiceProviderError(message, 0, true, "timed_out");
       }
       if (phase === "read") return new VoiceProviderError(`Chatterbox broke off ${what} before it was complete.`, 502, true, "refused");
-      return new VoiceProviderError(`Chatterbox could not be reached at ${this.where} for ${what} (${causeOf(err)}).`, 0, true, "unreachable");
+      return new VoiceProviderError(
+        `Chatterbox could not be reached at ${this.where} for ${what} (${causeOf(err)}).`,
+        0,
+        true,
+        "unreachable",
+      );
     };
 
     arm();
     let res: Response;
     try {
-      res = await this.o.fetch(this.base + path, { method: init.method, headers: this.headers(init), body: bodyOf(init), signal: ctl.signal });
+      res = await this.o.fetch(this.base + path, {
+        method: init.method,
+        headers: this.headers(init),
+        body: bodyOf(init),
+        signal: ctl.signal,
+      });
     } catch (err) {
       throw fail(err, "connect");
     }
@@ -151,7 +162,12 @@ export class ChatterboxHttp {
       return new VoiceProviderError(message, status, false, "key_problem");
     }
     const retryable = status === 429 || status >= 500;
-    return new VoiceProviderError(`Chatterbox refused ${what} (HTTP ${status}${detail ? `: ${detail}` : ""}).`, status, retryable, "refused");
+    return new VoiceProviderError(
+      `Chatterbox refused ${what} (HTTP ${status}${detail ? `: ${detail}` : ""}).`,
+      status,
+      retryable,
+      "refused",
+    );
   }
 
   private scrub(text: string): string {
@@ -171,7 +187,9 @@ export function detailOf(body: string): string {
     const j = JSON.parse(body) as { detail?: unknown; errors?: { error?: unknown }[]; message?: unknown };
     if (typeof j.detail === "string") text = j.detail;
     else if (Array.isArray(j.detail)) {
-      text = j.detail.map((d: { msg?: unknown; loc?: unknown }) => `${Array.isArray(d?.loc) ? d.loc.join(".") + ": " : ""}${String(d?.msg ?? "")}`).join("; ");
+      text = j.detail
+        .map((d: { msg?: unknown; loc?: unknown }) => `${Array.isArray(d?.loc) ? d.loc.join(".") + ": " : ""}${String(d?.msg ?? "")}`)
+        .join("; ");
     } else if (Array.isArray(j.errors) && j.errors.length > 0) text = j.errors.map((e) => String(e?.error ?? "")).join("; ");
     else if (typeof j.message === "string") text = j.message;
   } catch {
@@ -215,5 +233,10 @@ function causeOf(err: unknown): string {
   const code = e?.cause?.code ?? e?.code;
   if (typeof code === "string" && code) return code;
   const msg = String(e?.cause?.message ?? e?.message ?? err);
-  return msg.replace(/https?:\/\/[^\s]*/g, "").trim().slice(0, 120) || "no connection";
+  return (
+    msg
+      .replace(/https?:\/\/[^\s]*/g, "")
+      .trim()
+      .slice(0, 120) || "no connection"
+  );
 }

@@ -13,7 +13,8 @@ const FFMPEG = "/usr/bin/ffmpeg";
 let dir: string;
 let work: string;
 const clip = (name: string) => readFile(join(dir, name));
-const make = (name: string, ...args: string[]) => execFileSync(FFMPEG, ["-v", "error", "-y", ...args, join(dir, name)], { stdio: "ignore" });
+const make = (name: string, ...args: string[]) =>
+  execFileSync(FFMPEG, ["-v", "error", "-y", ...args, join(dir, name)], { stdio: "ignore" });
 const sine = (seconds: number) => ["-f", "lavfi", "-i", `sine=frequency=330:sample_rate=44100:duration=${seconds}`];
 
 async function refusal(bytes: Uint8Array, options: ReferenceClipOptions = {}): Promise<ReferenceClipError> {

@@ -88,7 +88,13 @@ export async function prepareReferenceClip(bytes: Uint8Array, options: Reference
     const kept = pcm.subarray(0, Math.round(keepSeconds * REFERENCE_SAMPLE_RATE));
     const rmsDbfs = dbfs(kept);
     if (rmsDbfs < o.silenceDbfs) throw refuse("silent", `silent: the clip is quieter than ${o.silenceDbfs} dBFS throughout`);
-    return { wav: encodeWav(kept, REFERENCE_SAMPLE_RATE), sampleRate: REFERENCE_SAMPLE_RATE, seconds: kept.length / REFERENCE_SAMPLE_RATE, sourceSeconds, rmsDbfs };
+    return {
+      wav: encodeWav(kept, REFERENCE_SAMPLE_RATE),
+      sampleRate: REFERENCE_SAMPLE_RATE,
+      seconds: kept.length / REFERENCE_SAMPLE_RATE,
+      sourceSeconds,
+      rmsDbfs,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -96,7 +102,19 @@ export async function prepareReferenceClip(bytes: Uint8Array, options: Reference
 
 /** The length ffprobe reads from the header; null when it cannot tell (decoding decides then). */
 async function probeSeconds(ffprobe: string, path: string, timeoutMs: number): Promise<number | null> {
-  const args = ["-v", "error", "-protocol_whitelist", "file", "-format_whitelist", FORMATS, "-show_entries", "stream=codec_type,duration:format=duration", "-of", "json", path];
+  const args = [
+    "-v",
+    "error",
+    "-protocol_whitelist",
+    "file",
+    "-format_whitelist",
+    FORMATS,
+    "-show_entries",
+    "stream=codec_type,duration:format=duration",
+    "-of",
+    "json",
+    path,
+  ];
   const r = await runChild(ffprobe, args, timeoutMs, 1024 * 1024);
   if (r.spawnError) throw refuse("unavailable", `the box cannot run ffprobe to read audio (${r.spawnError})`);
   if (r.timedOut) throw refuse("not_audio", "not audio: the file could not be read in time");
@@ -122,10 +140,36 @@ async function decode(ffmpeg: string, path: string, maxSeconds: number, timeoutM
   }
   const limit = maxSeconds + 1;
   const args = [
-    "-hide_banner", "-nostdin", "-v", "error", "-threads", "1",
-    "-protocol_whitelist", "file", "-format_whitelist", FORMATS, "-i", path,
-    "-map", "0:a:0", "-vn", "-sn", "-dn", "-t", String(limit), "-threads", "1",
-    "-ac", "1", "-ar", String(REFERENCE_SAMPLE_RATE), "-c:a", "pcm_s16le", "-f", "s16le", "pipe:1",
+    "-hide_banner",
+    "-nostdin",
+    "-v",
+    "error",
+    "-threads",
+    "1",
+    "-protocol_whitelist",
+    "file",
+    "-format_whitelist",
+    FORMATS,
+    "-i",
+    path,
+    "-map",
+    "0:a:0",
+    "-vn",
+    "-sn",
+    "-dn",
+    "-t",
+    String(limit),
+    "-threads",
+    "1",
+    "-ac",
+    "1",
+    "-ar",
+    String(REFERENCE_SAMPLE_RATE),
+    "-c:a",
+    "pcm_s16le",
+    "-f",
+    "s16le",
+    "pipe:1",
   ];
   const r = await runChild(ffmpeg, args, timeoutMs, (limit + 1) * REFERENCE_SAMPLE_RATE * 2);
   if (r.spawnError) throw refuse("unavailable", `the box cannot run ffmpeg to read audio (${r.spawnError})`);

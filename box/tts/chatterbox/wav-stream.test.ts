@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeWav } from "../wav.ts";
 import { NotWavError, WavStreamDecoder } from "./wav-stream.ts";
 
-const ramp = (n: number) => Int16Array.from({ length: n }, (_, i) => (i * 37) % 30000 - 15000);
+const ramp = (n: number) => Int16Array.from({ length: n }, (_, i) => ((i * 37) % 30000) - 15000);
 
 function feed(decoder: WavStreamDecoder, bytes: Uint8Array, step: number): Int16Array {
   const out: number[] = [];

@@ -98,7 +98,11 @@ describe("ElevenLabsEngine.stream against the fake", () => {
   it("keeps word times right even if a provider restarted the times on every line", async () => {
     const { engine } = await setup({ relativeTimes: true, charsPerLine: 4 });
     const u = await engine.synthesize("Hello there, world", { voice: GEORGE });
-    expect(u.words.map((w) => [w.startMs, w.endMs])).toEqual([[0, 300], [360, 720], [780, 1080]]);
+    expect(u.words.map((w) => [w.startMs, w.endMs])).toEqual([
+      [0, 300],
+      [360, 720],
+      [780, 1080],
+    ]);
   });
 
   it("takes another PCM rate, speed as voice_settings.speed (clamped), language_code only for v2.5 models", async () => {
@@ -107,7 +111,12 @@ describe("ElevenLabsEngine.stream against the fake", () => {
     expect(u.sampleRate).toBe(16_000);
     expect(u.pcm.length).toBe(3 * Math.round(16 * (60 / 1.2)));
     expect(Object.fromEntries(fake.of("speech")[0].query)).toEqual({ output_format: "pcm_16000" });
-    expect(fake.of("speech")[0].body).toEqual({ text: "abc", model_id: "eleven_flash_v2_5", language_code: "es", voice_settings: { speed: 1.2 } });
+    expect(fake.of("speech")[0].body).toEqual({
+      text: "abc",
+      model_id: "eleven_flash_v2_5",
+      language_code: "es",
+      voice_settings: { speed: 1.2 },
+    });
 
     const multi = new ElevenLabsEngine({ baseUrl: fake.url, apiKey: KEY, modelId: "eleven_multilingual_v2" });
     await multi.synthesize("abc", { voice: LUCIA, language: "es", rate: 1 });
@@ -189,13 +198,16 @@ describe("ElevenLabsEngine stops the request", () => {
 
 describe("voice ids are checked before any request", () => {
   const bad = ["../../v1/user", "a".repeat(10_000), "abc def", "", "voice?x=1", "%2e%2e", "a/b", "ünï"];
-  it.each(bad.map((id) => [id.length > 20 ? `${id.slice(0, 10)}…(${id.length})` : JSON.stringify(id), id]))("%s never reaches the fake", async (_label, id) => {
-    const { fake, engine } = await setup();
-    const err = await engine.synthesize("hello", { voice: id }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(VoiceProviderError);
-    expect(err).toMatchObject({ status: 404, retryable: false, failure: "refused" });
-    expect((err as Error).message).toMatch(/ElevenLabs/);
-    expect((err as Error).message.length).toBeLessThan(200);
-    expect(fake.requests).toHaveLength(0);
-  });
+  it.each(bad.map((id) => [id.length > 20 ? `${id.slice(0, 10)}…(${id.length})` : JSON.stringify(id), id]))(
+    "%s never reaches the fake",
+    async (_label, id) => {
+      const { fake, engine } = await setup();
+      const err = await engine.synthesize("hello", { voice: id }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VoiceProviderError);
+      expect(err).toMatchObject({ status: 404, retryable: false, failure: "refused" });
+      expect((err as Error).message).toMatch(/ElevenLabs/);
+      expect((err as Error).message.length).toBeLessThan(200);
+      expect(fake.requests).toHaveLength(0);
+    },
+  );
 });

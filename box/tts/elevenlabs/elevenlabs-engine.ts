@@ -1,7 +1,15 @@
 // Implements: the ElevenLabs hosted voice engine (docs/architecture.md "Voice engines"; service-spec "Voice
 // catalogue"): speech streamed over HTTP with character timestamps (docs/providers.md 1.2), the
 // voice list (1.5), the key check (1.6) and the failure mapping (1.7).
-import type { ProviderClientOptions, SynthesizeOptions, Utterance, UtteranceChunk, VoiceEngine, VoiceEngineInfo, WordTiming } from "../engine.ts";
+import type {
+  ProviderClientOptions,
+  SynthesizeOptions,
+  Utterance,
+  UtteranceChunk,
+  VoiceEngine,
+  VoiceEngineInfo,
+  WordTiming,
+} from "../engine.ts";
 import { badVoiceId, brokenAnswer, ElevenLabsError, noKey, VOICE_ID } from "./elevenlabs-errors.ts";
 import { abortReason, bodyLines, Deadline, getJson, send, type ElevenLabsRequest, type FetchLike } from "./elevenlabs-http.ts";
 import { parseTimestampLine, PcmDecoder, WordTimer } from "./elevenlabs-timings.ts";

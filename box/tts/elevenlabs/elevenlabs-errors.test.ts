@@ -4,7 +4,12 @@ import { httpFailure } from "./elevenlabs-errors.ts";
 describe("httpFailure (bodies docs/providers.md 1.7 lists)", () => {
   it("400 voice_not_found is an unknown voice too, reported as 404", () => {
     const body = JSON.stringify({ detail: { status: "voice_not_found", message: "A voice with voice_id 'abc' was not found." } });
-    expect(httpFailure("speech", 400, body, "k", "abc")).toMatchObject({ status: 404, failure: "refused", retryable: false, code: "voice_not_found" });
+    expect(httpFailure("speech", 400, body, "k", "abc")).toMatchObject({
+      status: 404,
+      failure: "refused",
+      retryable: false,
+      code: "voice_not_found",
+    });
   });
 
   it("reads detail.code when detail.status is absent", () => {
@@ -34,7 +39,9 @@ describe("httpFailure (bodies docs/providers.md 1.7 lists)", () => {
   });
 
   it("a string detail and a non-JSON body", () => {
-    expect(httpFailure("voices", 400, JSON.stringify({ detail: "Bad thing" })).message).toBe('ElevenLabs refused the voices request (HTTP 400) ("Bad thing").');
+    expect(httpFailure("voices", 400, JSON.stringify({ detail: "Bad thing" })).message).toBe(
+      'ElevenLabs refused the voices request (HTTP 400) ("Bad thing").',
+    );
     expect(httpFailure("voices", 503, "<html>down</html>").message).toBe("ElevenLabs failed the voices request with HTTP 503.");
   });
 

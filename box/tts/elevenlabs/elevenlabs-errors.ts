@@ -38,7 +38,9 @@ export function httpFailure(call: ElevenLabsCall, status: number, bodyText: stri
   const said = detail.message ? ` ("${clip(hideKey(detail.message, apiKey))}")` : "";
   const code = detail.code;
   if (status === 401 || /quota/.test(code)) {
-    const lead = KEY_MESSAGES[code] ?? (/quota/.test(code) ? KEY_MESSAGES.quota_exceeded : `ElevenLabs refused the API key (HTTP ${status}${code ? ` ${code}` : ""})`);
+    const lead =
+      KEY_MESSAGES[code] ??
+      (/quota/.test(code) ? KEY_MESSAGES.quota_exceeded : `ElevenLabs refused the API key (HTTP ${status}${code ? ` ${code}` : ""})`);
     return new ElevenLabsError(`${lead}${said}.`, status, false, "key_problem", code);
   }
   // ElevenLabs answers an unknown voice with 404 or 400 `voice_not_found`; the box reads a 404 as unknown_voice.
@@ -57,7 +59,13 @@ export function httpFailure(call: ElevenLabsCall, status: number, bodyText: stri
     return new ElevenLabsError(`ElevenLabs failed the ${call} request with HTTP ${status}${said}.`, status, true, "refused", code);
   }
   const what = code ? ` ${code}` : "";
-  return new ElevenLabsError(`ElevenLabs refused the ${call} request (HTTP ${status}${what})${said}.`, status, status === 408, "refused", code);
+  return new ElevenLabsError(
+    `ElevenLabs refused the ${call} request (HTTP ${status}${what})${said}.`,
+    status,
+    status === 408,
+    "refused",
+    code,
+  );
 }
 
 /** No connection: refused, DNS, TLS... `cause` is what fetch threw. */

@@ -11,7 +11,9 @@ const align = (chars: string, start: number, step = 0.05): CharacterAlignment =>
 describe("parseTimestampLine", () => {
   it("reads audio_base64 and alignment, normalized_alignment when alignment is null", () => {
     const a = align("Hi", 0);
-    const line = parseTimestampLine(JSON.stringify({ audio_base64: Buffer.from([1, 0, 2, 0]).toString("base64"), alignment: null, normalized_alignment: a }));
+    const line = parseTimestampLine(
+      JSON.stringify({ audio_base64: Buffer.from([1, 0, 2, 0]).toString("base64"), alignment: null, normalized_alignment: a }),
+    );
     expect(Array.from(line.audio)).toEqual([1, 0, 2, 0]);
     expect(line.alignment).toEqual(a);
     const empty = parseTimestampLine('{"audio_base64":""}');
@@ -24,7 +26,11 @@ describe("parseTimestampLine", () => {
     ["an array", "[1]", /not a JSON object/],
     ["no audio", '{"alignment":null}', /no audio_base64/],
     ["audio not base64", '{"audio_base64":"@@@"}', /not base64/],
-    ["uneven alignment", '{"audio_base64":"","alignment":{"characters":["a"],"character_start_times_seconds":[],"character_end_times_seconds":[0.1]}}', /equal length/],
+    [
+      "uneven alignment",
+      '{"audio_base64":"","alignment":{"characters":["a"],"character_start_times_seconds":[],"character_end_times_seconds":[0.1]}}',
+      /equal length/,
+    ],
   ])("refuses %s", (_what, line, message) => {
     let err: unknown;
     try {

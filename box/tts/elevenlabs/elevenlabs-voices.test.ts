@@ -33,8 +33,14 @@ describe("ElevenLabsEngine.voices", () => {
     const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(rows.map((r) => r.id)).toEqual([GEORGE, RACHEL, LUCIA, CLONED, ADAM]);
     expect(byId[GEORGE]).toMatchObject({
-      provider: "elevenlabs", name: "George", language: "en-gb", gender: "male", accent: "british", age: "middle-aged",
-      category: "premade", description: "British, middle-aged, warm voice for narration",
+      provider: "elevenlabs",
+      name: "George",
+      language: "en-gb",
+      gender: "male",
+      accent: "british",
+      age: "middle-aged",
+      category: "premade",
+      description: "British, middle-aged, warm voice for narration",
     });
     expect(byId[RACHEL]).toMatchObject({ language: "en-us", gender: "female", description: "A warm, expressive voice." });
     // Verified on the engine's model (flash v2.5) first: es-MX over es-ES.
@@ -128,7 +134,13 @@ describe("ElevenLabsEngine.checkKey (GET /v1/user)", () => {
   });
 
   it("carries the engine's info for the catalogue", () => {
-    expect(new ElevenLabsEngine({ apiKey: "k" }).info).toEqual({ label: "ElevenLabs", local: false, byo: true, clone: false, prepare: false });
+    expect(new ElevenLabsEngine({ apiKey: "k" }).info).toEqual({
+      label: "ElevenLabs",
+      local: false,
+      byo: true,
+      clone: false,
+      prepare: false,
+    });
     expect(new ElevenLabsEngine({ apiKey: "k" }).id).toBe("elevenlabs");
   });
 });

@@ -8,8 +8,35 @@ import { primaryLanguage } from "../voice-language.ts";
 export const ELEVENLABS_PROVIDER = "elevenlabs";
 
 const MULTILINGUAL_V2 = [
-  "en", "ja", "zh", "de", "hi", "fr", "ko", "pt", "it", "es", "id", "nl", "tr", "fil", "pl",
-  "sv", "bg", "ro", "ar", "cs", "el", "fi", "hr", "ms", "sk", "da", "ta", "uk", "ru",
+  "en",
+  "ja",
+  "zh",
+  "de",
+  "hi",
+  "fr",
+  "ko",
+  "pt",
+  "it",
+  "es",
+  "id",
+  "nl",
+  "tr",
+  "fil",
+  "pl",
+  "sv",
+  "bg",
+  "ro",
+  "ar",
+  "cs",
+  "el",
+  "fi",
+  "hr",
+  "ms",
+  "sk",
+  "da",
+  "ta",
+  "uk",
+  "ru",
 ];
 const V2_5 = [...MULTILINGUAL_V2, "hu", "no", "vi"];
 

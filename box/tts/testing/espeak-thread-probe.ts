@@ -7,7 +7,13 @@ import { EspeakEngine } from "../espeak-engine.ts";
 const said = async (e: EspeakEngine, text: string, voice?: string) => {
   try {
     const u = await e.synthesize(text, voice ? { voice } : {});
-    return { samples: u.pcm.length, rate: u.sampleRate, phonemes: u.phonemes, words: u.words, pcm: createHash("sha256").update(u.pcm).digest("hex") };
+    return {
+      samples: u.pcm.length,
+      rate: u.sampleRate,
+      phonemes: u.phonemes,
+      words: u.words,
+      pcm: createHash("sha256").update(u.pcm).digest("hex"),
+    };
   } catch (err) {
     return { error: (err as Error).name, status: (err as { status?: number }).status, message: (err as Error).message };
   }

@@ -63,7 +63,12 @@ client.registerTool("lookup_order", ({ order_id }) => {
 
 let media = null;
 let modelReady = false;
-window.example = { client, get media() { return media; } }; // to try things from the console
+window.example = {
+  client,
+  get media() {
+    return media;
+  },
+}; // to try things from the console
 
 function setCall(state, text) {
   $("call-state").textContent = text;
@@ -91,7 +96,11 @@ async function checkModel() {
     note("model-note", "Chat: the language model is being checked…");
     setTimeout(checkModel, 1000);
   } else {
-    note("model-note", `Chat needs a language model, and this box has none: ${r.llm_detail || r.reason || r.llm_state}. Start the service with BOX_OPENAI_BASE_URL set (e.g. Ollama at http://127.0.0.1:11434/v1). Talk works without one.`, "problem");
+    note(
+      "model-note",
+      `Chat needs a language model, and this box has none: ${r.llm_detail || r.reason || r.llm_state}. Start the service with BOX_OPENAI_BASE_URL set (e.g. Ollama at http://127.0.0.1:11434/v1). Talk works without one.`,
+      "problem",
+    );
   }
   chatButton.disabled = !(modelReady && media);
 }
@@ -173,6 +182,12 @@ $("chat-form").onsubmit = async (e) => {
   }
 };
 
-note("box-note", config.originAllowed ? `Box: ${config.baseUrl}, which lets this page (${config.origin}) in.` : `The box at ${config.baseUrl} does not let this page (${config.origin}) in. ${originHint}`, config.originAllowed ? "" : "problem");
+note(
+  "box-note",
+  config.originAllowed
+    ? `Box: ${config.baseUrl}, which lets this page (${config.origin}) in.`
+    : `The box at ${config.baseUrl} does not let this page (${config.origin}) in. ${originHint}`,
+  config.originAllowed ? "" : "problem",
+);
 setCall("off", "Not connected.");
 await checkModel();

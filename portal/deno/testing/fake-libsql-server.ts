@@ -24,7 +24,12 @@ interface SqlDatabase {
 }
 type DatabaseCtor = new (path: string) => SqlDatabase;
 
-type HranaValue = { type: "null" } | { type: "integer"; value: string } | { type: "float"; value: number } | { type: "text"; value: string } | { type: "blob"; base64: string };
+type HranaValue =
+  | { type: "null" }
+  | { type: "integer"; value: string }
+  | { type: "float"; value: number }
+  | { type: "text"; value: string }
+  | { type: "blob"; base64: string };
 interface HranaStmt {
   sql?: string;
   sql_id?: number;
@@ -108,7 +113,10 @@ function execute(stream: Stream, stmt: HranaStmt): StmtResult {
   return { cols: [], rows: [], affected_row_count: info.changes, last_insert_rowid: String(info.lastInsertRowid) };
 }
 
-const errorOf = (err: unknown): HranaError => ({ message: err instanceof Error ? err.message : String(err), code: (err as { code?: string })?.code ?? "SQLITE_ERROR" });
+const errorOf = (err: unknown): HranaError => ({
+  message: err instanceof Error ? err.message : String(err),
+  code: (err as { code?: string })?.code ?? "SQLITE_ERROR",
+});
 
 function batch(stream: Stream, steps: { condition?: BatchCond | null; stmt: HranaStmt }[]) {
   const results: (StmtResult | null)[] = [];

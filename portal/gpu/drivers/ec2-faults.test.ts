@@ -16,7 +16,13 @@ let clock = Date.now();
 beforeAll(async () => {
   ec2 = await FakeEc2Server.start();
   driver = testEc2Driver(ec2);
-  portal = await createTestPortal({ gpu: driver, adminEmails: ["admin@example.com"], gpuMaxRuntimeSeconds: 7200, gpuHourlyCostUsd: { "g5.xlarge": 1.006 }, now: () => clock });
+  portal = await createTestPortal({
+    gpu: driver,
+    adminEmails: ["admin@example.com"],
+    gpuMaxRuntimeSeconds: 7200,
+    gpuHourlyCostUsd: { "g5.xlarge": 1.006 },
+    now: () => clock,
+  });
   admin = await portal.signIn("admin@example.com");
 });
 afterAll(async () => {
@@ -29,7 +35,8 @@ beforeEach(async () => {
   await noBoxLeft(ec2, portal.client);
 });
 
-const gpu = (verb: string, body?: unknown) => gpuRequest(portal.app, admin, verb, verb === "status" || verb === "diagnostics" ? undefined : (body ?? {}));
+const gpu = (verb: string, body?: unknown) =>
+  gpuRequest(portal.app, admin, verb, verb === "status" || verb === "diagnostics" ? undefined : (body ?? {}));
 const UNAUTHORIZED = { code: "UnauthorizedOperation", status: 403 };
 
 describe("a region that refuses every call", () => {

@@ -23,7 +23,16 @@ beforeAll(async () => {
     const client = n === 0 ? db.client : createClient({ url: db.url, timeout: 5000 });
     const driver = testEc2Driver(ec2);
     const mailer = new MemoryMailer();
-    const app = createPortalApp({ db: client, secret: TEST_SECRET, mailer, gpu: driver, adminEmails: ["admin@example.com"], gpuHourlyCostUsd: { "g5.xlarge": 1.006 }, now: () => clock, log: () => {} });
+    const app = createPortalApp({
+      db: client,
+      secret: TEST_SECRET,
+      mailer,
+      gpu: driver,
+      adminEmails: ["admin@example.com"],
+      gpuHourlyCostUsd: { "g5.xlarge": 1.006 },
+      now: () => clock,
+      log: () => {},
+    });
     workers.push({ app, client, driver });
     // One sign-in: the session row is in the shared database, so the cookie works on both workers.
     if (n === 0) admin = await signInThroughLink(app, mailer, "admin@example.com");
@@ -52,7 +61,11 @@ describe("one box per deployment across portal workers", () => {
     expect(live()).toHaveLength(1);
     expect(runs()).toHaveLength(1);
     // Both workers see the same box and agree that no launch is possible.
-    for (const w of workers) expect((await (await gpuRequest(w.app, admin, "status")).json()).gpu).toMatchObject({ instance_id: live()[0].instanceId, can_launch: false });
+    for (const w of workers)
+      expect((await (await gpuRequest(w.app, admin, "status")).json()).gpu).toMatchObject({
+        instance_id: live()[0].instanceId,
+        can_launch: false,
+      });
   });
 
   it("retries a launch whose answer was lost with the lease's ClientToken, so no second box is made", async () => {
@@ -85,19 +98,37 @@ describe("one box per deployment across portal workers", () => {
     expect((await gpuRequest(workers[0].app, admin, "launch", {})).status).toBe(201);
     // A second box with the same tag (made before this fix, or by hand in the console).
     const first = live()[0];
-    ec2.instances.set("i-0000000000000dup1", { ...first, instanceId: "i-0000000000000dup1", clientToken: null, launchTime: new Date(first.launchTime.getTime() - 60_000) });
+    ec2.instances.set("i-0000000000000dup1", {
+      ...first,
+      instanceId: "i-0000000000000dup1",
+      clientToken: null,
+      launchTime: new Date(first.launchTime.getTime() - 60_000),
+    });
     ec2.settle();
 
     const body = await (await gpuRequest(workers[1].app, admin, "status")).json();
-    expect(body.instances.map((i: { instance_id: string }) => i.instance_id).sort()).toEqual([first.instanceId, "i-0000000000000dup1"].sort());
-    expect(body.instances).toContainEqual({ instance_id: "i-0000000000000dup1", state: "running", region: "ap-southeast-2", instance_type: "g5.xlarge", launched_at: expect.any(Number) });
+    expect(body.instances.map((i: { instance_id: string }) => i.instance_id).sort()).toEqual(
+      [first.instanceId, "i-0000000000000dup1"].sort(),
+    );
+    expect(body.instances).toContainEqual({
+      instance_id: "i-0000000000000dup1",
+      state: "running",
+      region: "ap-southeast-2",
+      instance_type: "g5.xlarge",
+      launched_at: expect.any(Number),
+    });
     expect(body.notice).toMatch(/2 boxes/);
     expect(body.gpu).toMatchObject({ state: "running", can_launch: false });
 
     const ended = await gpuRequest(workers[1].app, admin, "terminate");
     expect(ended.status).toBe(200);
     expect(live()).toEqual([]);
-    expect(ec2.calls.filter((c) => c.action === "TerminateInstances").map((c) => c.params.get("InstanceId.1")).sort()).toEqual([first.instanceId, "i-0000000000000dup1"].sort());
+    expect(
+      ec2.calls
+        .filter((c) => c.action === "TerminateInstances")
+        .map((c) => c.params.get("InstanceId.1"))
+        .sort(),
+    ).toEqual([first.instanceId, "i-0000000000000dup1"].sort());
   });
 
   it("holds the slot for a worker that died mid-launch until its lease expires", async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestPortal, type TestPortal } from "../../testing/test-portal.ts";
 import { FakeEc2Server } from "../../testing/fake-ec2.ts";
 import { gpuRequest, noBoxLeft, testEc2Driver } from "../../testing/ec2-portal.ts";
-import { DEPLOYMENT_TAG_KEY, Ec2GpuDriver } from "./ec2.ts";
+import { DEPLOYMENT_TAG_KEY, type Ec2GpuDriver } from "./ec2.ts";
 
 let ec2: FakeEc2Server;
 let portal: TestPortal;
@@ -49,10 +49,33 @@ describe("ec2 driver", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.owner).toBe(false);
-    expect(body.gpu).toMatchObject({ instance_id: null, state: "none", can_launch: true, bootstrap_configured: true, max_runtime_seconds: 7200, over_budget: false });
+    expect(body.gpu).toMatchObject({
+      instance_id: null,
+      state: "none",
+      can_launch: true,
+      bootstrap_configured: true,
+      max_runtime_seconds: 7200,
+      over_budget: false,
+    });
     expect(body.regions).toEqual([
-      { id: "ap-southeast-2", label: "Sydney", data_resident: true, can_serve: true, smoke_test: false, types: ["g5.xlarge", "g6.xlarge"], owner_types: ["g6e.2xlarge"] },
-      { id: "us-east-1", label: "N. Virginia", data_resident: false, can_serve: false, smoke_test: true, types: ["g5.xlarge"], owner_types: [] },
+      {
+        id: "ap-southeast-2",
+        label: "Sydney",
+        data_resident: true,
+        can_serve: true,
+        smoke_test: false,
+        types: ["g5.xlarge", "g6.xlarge"],
+        owner_types: ["g6e.2xlarge"],
+      },
+      {
+        id: "us-east-1",
+        label: "N. Virginia",
+        data_resident: false,
+        can_serve: false,
+        smoke_test: true,
+        types: ["g5.xlarge"],
+        owner_types: [],
+      },
     ]);
     expect((await (await gpu(owner, "status")).json()).owner).toBe(true);
   });

@@ -13,7 +13,15 @@ import {
   type Instance,
 } from "@aws-sdk/client-ec2";
 import { ApiError } from "../../../shared/errors/api-error.ts";
-import { GpuLaunchUnanswered, type GpuDriver, type GpuInstance, type GpuLaunchRequest, type GpuRegion, type GpuStatusChecks, type GpuSurvey } from "./driver.ts";
+import {
+  GpuLaunchUnanswered,
+  type GpuDriver,
+  type GpuInstance,
+  type GpuLaunchRequest,
+  type GpuRegion,
+  type GpuStatusChecks,
+  type GpuSurvey,
+} from "./driver.ts";
 
 export interface Ec2DriverOptions {
   regions: GpuRegion[];
@@ -37,7 +45,12 @@ export interface Ec2DriverOptions {
 
 export const DEPLOYMENT_TAG_KEY = "avatar-service:deployment";
 const LIVE_STATES = ["pending", "running", "stopping", "stopped", "shutting-down"];
-const CAPACITY = new Set(["InsufficientInstanceCapacity", "InsufficientHostCapacity", "InsufficientCapacity", "InsufficientReservedInstanceCapacity"]);
+const CAPACITY = new Set([
+  "InsufficientInstanceCapacity",
+  "InsufficientHostCapacity",
+  "InsufficientCapacity",
+  "InsufficientReservedInstanceCapacity",
+]);
 const QUOTA = new Set(["VcpuLimitExceeded", "InstanceLimitExceeded", "MaxSpotInstanceCountExceeded", "ResourceLimitExceeded"]);
 
 /** Maps an EC2 error onto the GPU refusal table. */
@@ -120,7 +133,8 @@ export class Ec2GpuDriver implements GpuDriver {
     try {
       out = await run();
     } catch (err) {
-      if (!answered(err)) throw new GpuLaunchUnanswered(`EC2 did not answer the launch, so the box may or may not exist: ${mapEc2Error(err).message}`);
+      if (!answered(err))
+        throw new GpuLaunchUnanswered(`EC2 did not answer the launch, so the box may or may not exist: ${mapEc2Error(err).message}`);
       throw mapEc2Error(err);
     }
     const instance = out.Instances?.[0];
@@ -129,12 +143,16 @@ export class Ec2GpuDriver implements GpuDriver {
   }
 
   async start(instance: GpuInstance): Promise<GpuInstance> {
-    const out = await this.call(instance.region, () => this.client(instance.region).send(new StartInstancesCommand({ InstanceIds: [instance.instanceId] })));
+    const out = await this.call(instance.region, () =>
+      this.client(instance.region).send(new StartInstancesCommand({ InstanceIds: [instance.instanceId] })),
+    );
     return { ...instance, state: stateOf(out.StartingInstances?.[0]?.CurrentState?.Name) ?? "pending" };
   }
 
   async stop(instance: GpuInstance): Promise<GpuInstance> {
-    const out = await this.call(instance.region, () => this.client(instance.region).send(new StopInstancesCommand({ InstanceIds: [instance.instanceId] })));
+    const out = await this.call(instance.region, () =>
+      this.client(instance.region).send(new StopInstancesCommand({ InstanceIds: [instance.instanceId] })),
+    );
     return { ...instance, state: stateOf(out.StoppingInstances?.[0]?.CurrentState?.Name) ?? "stopping" };
   }
 
@@ -147,7 +165,9 @@ export class Ec2GpuDriver implements GpuDriver {
 
   async statusChecks(instance: GpuInstance): Promise<GpuStatusChecks> {
     const out = await this.call(instance.region, () =>
-      this.client(instance.region).send(new DescribeInstanceStatusCommand({ InstanceIds: [instance.instanceId], IncludeAllInstances: true })),
+      this.client(instance.region).send(
+        new DescribeInstanceStatusCommand({ InstanceIds: [instance.instanceId], IncludeAllInstances: true }),
+      ),
     );
     const s = out.InstanceStatuses?.[0];
     const checks = [
@@ -170,7 +190,12 @@ export class Ec2GpuDriver implements GpuDriver {
   private client(region: string): EC2Client {
     let c = this.#clients.get(region);
     if (!c) {
-      c = new EC2Client({ region, endpoint: this.opts.endpoint, credentials: this.opts.credentials, maxAttempts: this.opts.maxAttempts ?? 2 });
+      c = new EC2Client({
+        region,
+        endpoint: this.opts.endpoint,
+        credentials: this.opts.credentials,
+        maxAttempts: this.opts.maxAttempts ?? 2,
+      });
       this.#clients.set(region, c);
     }
     return c;
@@ -214,7 +239,9 @@ export class Ec2GpuDriver implements GpuDriver {
 }
 
 function stateOf(name: string | undefined): GpuInstance["state"] | null {
-  return name && ["pending", "running", "stopping", "stopped", "shutting-down", "terminated"].includes(name) ? (name as GpuInstance["state"]) : null;
+  return name && ["pending", "running", "stopping", "stopped", "shutting-down", "terminated"].includes(name)
+    ? (name as GpuInstance["state"])
+    : null;
 }
 
 function base64Utf8(text: string): string {

@@ -40,7 +40,9 @@ describe("local driver", () => {
   it("launches a box, forwards to it, stops it, starts it again and terminates it", async () => {
     const before = await (await verb("status")).json();
     expect(before.gpu).toMatchObject({ state: "none", can_launch: true, bootstrap_configured: true });
-    expect(before.regions).toEqual([{ id: "local", label: "This machine", data_resident: true, can_serve: true, smoke_test: false, types: ["local"], owner_types: [] }]);
+    expect(before.regions).toEqual([
+      { id: "local", label: "This machine", data_resident: true, can_serve: true, smoke_test: false, types: ["local"], owner_types: [] },
+    ]);
     expect((await portal.app.request("/health")).status).toBe(503);
 
     const launched = await verb("launch");
@@ -56,7 +58,11 @@ describe("local driver", () => {
     expect((await health.json()).status).toBe("ok");
     // And a portal-made key reaches a credentialed box route through the portal.
     const { key } = await (
-      await portal.app.request("/auth/keys", { method: "POST", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ name: "k" }) })
+      await portal.app.request("/auth/keys", {
+        method: "POST",
+        headers: { cookie: admin, "content-type": "application/json" },
+        body: JSON.stringify({ name: "k" }),
+      })
     ).json();
     expect((await portal.app.request("/api/chat/status", { headers: { "x-api-key": key.secret } })).status).toBe(200);
     expect((await portal.app.request("/api/chat/status")).status).toBe(401);

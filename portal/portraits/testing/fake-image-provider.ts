@@ -59,7 +59,8 @@ export async function startFakeImageProvider(options: FakeImageProviderOptions):
         body = null;
       }
       bodies.push(body);
-      if (path !== "/v1/images/generations") return sendJson(res, 404, openAiError(`Invalid URL (${req.method} ${path})`, "invalid_request_error", null));
+      if (path !== "/v1/images/generations")
+        return sendJson(res, 404, openAiError(`Invalid URL (${req.method} ${path})`, "invalid_request_error", null));
       if (req.method !== "POST") return sendJson(res, 405, openAiError("Method not allowed", "invalid_request_error", null));
       const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1];
       if (bearer !== opts.acceptedKey) {
@@ -70,9 +71,18 @@ export async function startFakeImageProvider(options: FakeImageProviderOptions):
           : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.";
         return sendJson(res, 401, openAiError(message, "invalid_request_error", bearer ? "invalid_api_key" : null));
       }
-      if (opts.mode === "fail500") return sendJson(res, 500, openAiError("The server had an error while processing your request. Sorry about that!", "server_error", null));
+      if (opts.mode === "fail500")
+        return sendJson(
+          res,
+          500,
+          openAiError("The server had an error while processing your request. Sorry about that!", "server_error", null),
+        );
       if (typeof body?.prompt !== "string" || body.prompt.length === 0) {
-        return sendJson(res, 400, openAiError("Missing required parameter: 'prompt'.", "invalid_request_error", "missing_required_parameter"));
+        return sendJson(
+          res,
+          400,
+          openAiError("Missing required parameter: 'prompt'.", "invalid_request_error", "missing_required_parameter"),
+        );
       }
       if (/^gpt-image/.test(String(body.model)) && "response_format" in body) {
         return sendJson(res, 400, openAiError("Unknown parameter: 'response_format'.", "invalid_request_error", "unknown_parameter"));
@@ -80,7 +90,10 @@ export async function startFakeImageProvider(options: FakeImageProviderOptions):
       const created = Math.floor(Date.now() / 1000);
       if (opts.mode === "no_data") return sendJson(res, 200, { created, data: [] });
       if (opts.mode === "not_image") {
-        return sendJson(res, 200, { created, data: [{ b64_json: Buffer.from("<html><body>not an image</body></html>").toString("base64") }] });
+        return sendJson(res, 200, {
+          created,
+          data: [{ b64_json: Buffer.from("<html><body>not an image</body></html>").toString("base64") }],
+        });
       }
       const n = ++count;
       const size = opts.size ?? 64;

@@ -27,10 +27,17 @@ export async function startLocalS3(buckets: string[]): Promise<LocalS3> {
   const handle = s3rver.callback();
   const refused: LocalS3["refused"] = [];
   const server: Server = createServer((req, res) => {
-    const verdict = verifyS3Request({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers }, (id) => (id === LOCAL_S3_CREDENTIALS.accessKeyId ? LOCAL_S3_CREDENTIALS.secretAccessKey : undefined));
+    const verdict = verifyS3Request({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers }, (id) =>
+      id === LOCAL_S3_CREDENTIALS.accessKeyId ? LOCAL_S3_CREDENTIALS.secretAccessKey : undefined,
+    );
     if (!verdict.ok) {
       refused.push({ url: req.url ?? "", why: verdict.why });
-      const code = verdict.why === "Request has expired" ? "AccessDenied" : verdict.why === "unknown access key" ? "InvalidAccessKeyId" : "SignatureDoesNotMatch";
+      const code =
+        verdict.why === "Request has expired"
+          ? "AccessDenied"
+          : verdict.why === "unknown access key"
+            ? "InvalidAccessKeyId"
+            : "SignatureDoesNotMatch";
       res.writeHead(403, { "content-type": "application/xml" });
       res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${verdict.why}</Message></Error>`);
       req.resume();

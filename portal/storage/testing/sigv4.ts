@@ -9,7 +9,11 @@ const hmac = (key: string | Buffer, s: string) => createHmac("sha256", key).upda
 
 /** AWS's URI encoding: every byte but A-Z a-z 0-9 - _ . ~ as %XX (upper-case hex). */
 export function awsUriEncode(s: string): string {
-  return [...new TextEncoder().encode(s)].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return [...new TextEncoder().encode(s)]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 }
 
 export interface SigV4Input {
@@ -73,10 +77,19 @@ export function verifyS3Request(
     amzDate = q["X-Amz-Date"] ?? "";
     payloadHash = q["X-Amz-Content-Sha256"] ?? "UNSIGNED-PAYLOAD";
     query = params.filter(([k]) => k !== "X-Amz-Signature");
-    const t = Date.UTC(+amzDate.slice(0, 4), +amzDate.slice(4, 6) - 1, +amzDate.slice(6, 8), +amzDate.slice(9, 11), +amzDate.slice(11, 13), +amzDate.slice(13, 15));
+    const t = Date.UTC(
+      +amzDate.slice(0, 4),
+      +amzDate.slice(4, 6) - 1,
+      +amzDate.slice(6, 8),
+      +amzDate.slice(9, 11),
+      +amzDate.slice(11, 13),
+      +amzDate.slice(13, 15),
+    );
     if (now.getTime() > t + Number(q["X-Amz-Expires"] ?? 0) * 1000) return { ok: false, why: "Request has expired" };
   } else {
-    const m = /^AWS4-HMAC-SHA256 Credential=([^,]+),\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]{64})$/.exec(headers.authorization ?? "");
+    const m = /^AWS4-HMAC-SHA256 Credential=([^,]+),\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]{64})$/.exec(
+      headers.authorization ?? "",
+    );
     if (!m) return { ok: false, why: "no SigV4 authorization" };
     [, credential, , provided] = m;
     signedHeaders = m[2].split(";");
@@ -87,6 +100,17 @@ export function verifyS3Request(
   const [accessKeyId, , region, service] = credential.split("/");
   const secret = secretOf(accessKeyId);
   if (!secret) return { ok: false, why: "unknown access key" };
-  const expected = sigV4Signature({ method: req.method, path: u.pathname, query, headers, signedHeaders, payloadHash, amzDate, region, service, secretAccessKey: secret });
+  const expected = sigV4Signature({
+    method: req.method,
+    path: u.pathname,
+    query,
+    headers,
+    signedHeaders,
+    payloadHash,
+    amzDate,
+    region,
+    service,
+    secretAccessKey: secret,
+  });
   return expected === provided ? { ok: true } : { ok: false, why: "SignatureDoesNotMatch" };
 }

@@ -10,7 +10,11 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 
 /** `h("p", {class: "x"}, "text", child)`: attributes set as attributes, children as text or nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Node | string | null | undefined | false)[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Node | string | null | undefined | false)[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;

@@ -10,7 +10,14 @@ import { explain } from "./words.ts";
 import type { GpuRecord, GpuRegionEntry as GpuRegion, GpuStatusBody as GpuStatus } from "../../../shared/wire/gpu.ts";
 
 interface Diagnostics extends GpuStatus {
-  diagnostics: { instance_status: string | null; system_status: string | null; checks: { name: string; status: string }[]; hostname: string | null; resolves_to: string[] | null; resolves_to_public_ip: boolean | null };
+  diagnostics: {
+    instance_status: string | null;
+    system_status: string | null;
+    checks: { name: string; status: string }[];
+    hostname: string | null;
+    resolves_to: string[] | null;
+    resolves_to_public_ip: boolean | null;
+  };
 }
 type Verb = "start" | "stop" | "launch" | "terminate";
 
@@ -142,29 +149,36 @@ export function startGpu(): void {
       if (g.instance_id) out.push(...row("Instance", h("code", {}, g.instance_id)));
       if (g.hostname || g.public_ip) out.push(...row("Address", h("code", {}, g.hostname ?? g.public_ip ?? "")));
     }
-    if (g.state === "running" && g.launched_at !== null) out.push(...row("Running for", `${duration(g.running_seconds)} (since ${clockAt(g.launched_at)})`));
+    if (g.state === "running" && g.launched_at !== null)
+      out.push(...row("Running for", `${duration(g.running_seconds)} (since ${clockAt(g.launched_at)})`));
     else if (g.launched_at !== null && g.state !== "none") out.push(...row("Last started", clockAt(g.launched_at)));
     if (g.state !== "none" && g.state !== "terminated") {
       let cost: string;
       if (g.hourly_cost_usd > 0) {
-        const soFar = g.state === "running" ? `; about ${usd((g.hourly_cost_usd * g.running_seconds) / 3600)} since it last started` : "; nothing while stopped (the provider still bills its disk)";
+        const soFar =
+          g.state === "running"
+            ? `; about ${usd((g.hourly_cost_usd * g.running_seconds) / 3600)} since it last started`
+            : "; nothing while stopped (the provider still bills its disk)";
         cost = `${usd(g.hourly_cost_usd)} per hour while running${soFar}.`;
       } else if (isLocal(g)) cost = "None: it runs on the portal's own machine.";
       // The record prices a machine only while it runs (or is about to).
-      else if (g.state !== "running" && g.state !== "pending") cost = "Nothing per hour while it is not running (the provider still bills its disk).";
+      else if (g.state !== "running" && g.state !== "pending")
+        cost = "Nothing per hour while it is not running (the provider still bills its disk).";
       else cost = `Not known for ${g.instance_type ?? "this type"} (whoever runs the portal can set PORTAL_GPU_HOURLY_COST_USD).`;
       out.push(...row("Cost", cost));
     }
-    if (g.state !== "none" || g.can_launch) out.push(
-      ...row(
-        "Runtime limit",
-        g.max_runtime_seconds > 0
-          ? `${duration(g.max_runtime_seconds)} per start${g.auto_stop_at ? `: it stops by itself at ${clockAt(g.auto_stop_at)}` : ""}.`
-          : "None: it runs until someone stops it.",
-      ),
-    );
+    if (g.state !== "none" || g.can_launch)
+      out.push(
+        ...row(
+          "Runtime limit",
+          g.max_runtime_seconds > 0
+            ? `${duration(g.max_runtime_seconds)} per start${g.auto_stop_at ? `: it stops by itself at ${clockAt(g.auto_stop_at)}` : ""}.`
+            : "None: it runs until someone stops it.",
+        ),
+      );
     if (g.ephemeral) out.push(...row("Stopping", "Deletes the machine (it is ephemeral): stopping it is the same as terminating."));
-    if (!g.bootstrap_configured && s.regions.length > 0) out.push(...row("Set-up script", "None (PORTAL_EC2_USER_DATA_FILE): a new machine will not start the box by itself."));
+    if (!g.bootstrap_configured && s.regions.length > 0)
+      out.push(...row("Set-up script", "None (PORTAL_EC2_USER_DATA_FILE): a new machine will not start the box by itself."));
     facts.replaceChildren(...out);
   }
 
@@ -175,7 +189,9 @@ export function startGpu(): void {
     choice.hidden = !show;
     if (!show) return;
     if (regionSel.options.length !== servable.length) {
-      regionSel.replaceChildren(...servable.map((r) => h("option", { value: r.id }, `${r.label} (${r.id})${r.data_resident ? ", data stays in the country" : ""}`)));
+      regionSel.replaceChildren(
+        ...servable.map((r) => h("option", { value: r.id }, `${r.label} (${r.id})${r.data_resident ? ", data stays in the country" : ""}`)),
+      );
     }
     const region = servable.find((r) => r.id === regionSel.value) ?? servable[0];
     const types = typesOf(region);
@@ -201,7 +217,10 @@ export function startGpu(): void {
     }
     let text = acting ? ACTING_WORDS[acting] : s ? (STATE_WORDS[state] ?? `The machine is ${state}.`) : "Asking the portal…";
     if (!acting && s && (state === "none" || state === "terminated") && !s.gpu.can_launch) {
-      text = s.regions.length === 0 ? "No box exists, and this portal cannot launch one (see above)." : "No box exists, and no region can launch one now (no machine image or set-up for it).";
+      text =
+        s.regions.length === 0
+          ? "No box exists, and this portal cannot launch one (see above)."
+          : "No box exists, and no region can launch one now (no machine image or set-up for it).";
     }
     if (stateText.textContent !== text) stateText.textContent = text;
     stateLine.dataset.state = acting ? "changing" : state;
@@ -217,7 +236,12 @@ export function startGpu(): void {
     // The portal's own words: a refused automatic stop, a region that did not answer, a second box, a launch under way.
     if (s.notice) notices.set("fleet", "warning", s.notice);
     else notices.clear("fleet");
-    if (s.gpu.over_budget && !s.notice) notices.set("budget", "warning", "The box ran past its runtime limit, so the portal is stopping it. Start it again if people still need it.");
+    if (s.gpu.over_budget && !s.notice)
+      notices.set(
+        "budget",
+        "warning",
+        "The box ran past its runtime limit, so the portal is stopping it. Start it again if people still need it.",
+      );
     else notices.clear("budget");
     sync();
   }
@@ -230,12 +254,27 @@ export function startGpu(): void {
 
   function renderReadiness(r: Readiness | null, err: unknown): void {
     const item = (ok: boolean | "wait", text: string) =>
-      h("li", { class: ok === "wait" ? "wait" : ok ? "up" : "down" }, h("span", { class: "mark", "aria-hidden": "true" }, ok === "wait" ? "…" : ok ? "✓" : "✗"), h("span", {}, text));
+      h(
+        "li",
+        { class: ok === "wait" ? "wait" : ok ? "up" : "down" },
+        h("span", { class: "mark", "aria-hidden": "true" }, ok === "wait" ? "…" : ok ? "✓" : "✗"),
+        h("span", {}, text),
+      );
     if (r) {
       setReadiness(
         item(true, "The box answers."),
-        item(r.llm_state === "starting" ? "wait" : r.llm, r.llm ? "Language model: ready." : `Language model: ${r.llm_state.replace(/_/g, " ")}${r.llm_detail ? ` (${r.llm_detail})` : ""}.`),
-        item(r.tts_state === "starting" ? "wait" : r.tts, r.tts ? `Voice: ready (${r.voice_provider}).` : `Voice: ${r.tts_state.replace(/_/g, " ")}${r.tts_detail ? ` (${r.tts_detail})` : ""}.`),
+        item(
+          r.llm_state === "starting" ? "wait" : r.llm,
+          r.llm
+            ? "Language model: ready."
+            : `Language model: ${r.llm_state.replace(/_/g, " ")}${r.llm_detail ? ` (${r.llm_detail})` : ""}.`,
+        ),
+        item(
+          r.tts_state === "starting" ? "wait" : r.tts,
+          r.tts
+            ? `Voice: ready (${r.voice_provider}).`
+            : `Voice: ${r.tts_state.replace(/_/g, " ")}${r.tts_detail ? ` (${r.tts_detail})` : ""}.`,
+        ),
       );
       return;
     }
@@ -293,7 +332,12 @@ export function startGpu(): void {
     sync();
     schedule();
     try {
-      const body = verb === "launch" && !choice.hidden ? { region: regionSel.value, instance_type: typeSel.value } : verb === "launch" ? {} : undefined;
+      const body =
+        verb === "launch" && !choice.hidden
+          ? { region: regionSel.value, instance_type: typeSel.value }
+          : verb === "launch"
+            ? {}
+            : undefined;
       const s = await portalJson<GpuStatus>("POST", `/auth/gpu/${verb}`, body);
       acting = null;
       render(s);
@@ -323,13 +367,29 @@ export function startGpu(): void {
     what.replaceChildren(
       ...(g && isLocal(g)
         ? [
-            h("p", {}, "The box process on this machine ends and the portal forgets it: calls in progress end, and using the avatar again means launching a new box."),
-            h("p", {}, "Its data folder on this machine (PORTAL_BOX_DATA_DIR: prepared avatars, clips, voices) stays on disk, and a new box reads it again."),
+            h(
+              "p",
+              {},
+              "The box process on this machine ends and the portal forgets it: calls in progress end, and using the avatar again means launching a new box.",
+            ),
+            h(
+              "p",
+              {},
+              "Its data folder on this machine (PORTAL_BOX_DATA_DIR: prepared avatars, clips, voices) stays on disk, and a new box reads it again.",
+            ),
           ]
         : [
             h("p", {}, "The machine ", h("code", {}, g?.instance_id ?? ""), " and its disk are deleted for good. Calls in progress end."),
-            h("p", {}, "Lost with it: whatever the box kept only on that disk (prepared faces, clips not yet archived, voices uploaded to it, conversation transcripts). Portraits and clips archived in the portal stay in your library."),
-            h("p", {}, "A new launch starts from the image and takes several minutes. This cannot be undone; Stop keeps the machine and costs nothing while stopped."),
+            h(
+              "p",
+              {},
+              "Lost with it: whatever the box kept only on that disk (prepared faces, clips not yet archived, voices uploaded to it, conversation transcripts). Portraits and clips archived in the portal stay in your library.",
+            ),
+            h(
+              "p",
+              {},
+              "A new launch starts from the image and takes several minutes. This cannot be undone; Stop keeps the machine and costs nothing while stopped.",
+            ),
           ]),
     );
     dialog.returnValue = "";
@@ -351,7 +411,12 @@ export function startGpu(): void {
           { class: "gpu-facts" },
           ...row("Instance status", d.instance_status ?? "not applicable"),
           ...row("System status", d.system_status ?? "not applicable"),
-          ...row("Checks", d.checks.length ? h("ul", { class: "gpu-checks" }, ...d.checks.map((c) => h("li", {}, h("code", {}, c.name), `: ${c.status}`))) : "none"),
+          ...row(
+            "Checks",
+            d.checks.length
+              ? h("ul", { class: "gpu-checks" }, ...d.checks.map((c) => h("li", {}, h("code", {}, c.name), `: ${c.status}`)))
+              : "none",
+          ),
           ...row("Hostname", d.hostname ? h("code", {}, d.hostname) : "none"),
           ...row("Resolves to", d.resolves_to === null ? "not looked up" : d.resolves_to.length ? d.resolves_to.join(", ") : "nothing"),
           ...row("Resolves to its public address", yesNo(d.resolves_to_public_ip)),

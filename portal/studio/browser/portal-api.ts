@@ -12,7 +12,10 @@ export async function portalJson<T>(method: string, path: string, body?: unknown
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new AvatarApiError(0, "network_error", `The portal could not be reached: ${(err as Error)?.message ?? String(err)}`, { source: "local", cause: err });
+    throw new AvatarApiError(0, "network_error", `The portal could not be reached: ${(err as Error)?.message ?? String(err)}`, {
+      source: "local",
+      cause: err,
+    });
   }
   if (!res.ok) throw await AvatarApiError.fromResponse(res);
   return (await res.json()) as T;

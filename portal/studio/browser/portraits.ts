@@ -52,7 +52,9 @@ async function digestOf(bytes: ArrayBuffer, header: string | null): Promise<stri
     return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
   if (header && /^[0-9a-f]{64}$/.test(header)) return header;
-  throw new Error("This browser cannot check the image's digest here (no WebCrypto on a page that is not https), and the portal sent none.");
+  throw new Error(
+    "This browser cannot check the image's digest here (no WebCrypto on a page that is not https), and the portal sent none.",
+  );
 }
 
 /** The bytes of a portrait, as the portal serves them. */
@@ -61,7 +63,10 @@ async function fetchBytes(record: PortraitRecord): Promise<{ blob: Blob; sha256:
   try {
     res = await fetch(record.url, { credentials: "same-origin" });
   } catch (err) {
-    throw new AvatarApiError(0, "network_error", `The portal could not be reached: ${(err as Error)?.message ?? String(err)}`, { source: "local", cause: err });
+    throw new AvatarApiError(0, "network_error", `The portal could not be reached: ${(err as Error)?.message ?? String(err)}`, {
+      source: "local",
+      cause: err,
+    });
   }
   if (!res.ok) throw await AvatarApiError.fromResponse(res);
   const bytes = await res.arrayBuffer();
@@ -151,7 +156,17 @@ export function startPortraits(): void {
           "button",
           { type: "button", class: "portrait-pick", "aria-pressed": String(s === current), "data-portrait-id": r.portrait_id },
           h("img", { src: s.src, alt: "", width: 96, height: 96 }),
-          h("span", { class: "portrait-pick-text" }, h("span", { class: "portrait-pick-desc" }, r.description), h("span", { class: "portrait-pick-state" }, `${state} · `, h("time", { datetime: new Date(r.created_at * 1000).toISOString(), title: when(r.created_at) }, ago(r.created_at)))),
+          h(
+            "span",
+            { class: "portrait-pick-text" },
+            h("span", { class: "portrait-pick-desc" }, r.description),
+            h(
+              "span",
+              { class: "portrait-pick-state" },
+              `${state} · `,
+              h("time", { datetime: new Date(r.created_at * 1000).toISOString(), title: when(r.created_at) }, ago(r.created_at)),
+            ),
+          ),
         );
         pick.addEventListener("click", () => void pickFrom(s));
         return h("li", {}, pick);
@@ -181,7 +196,8 @@ export function startPortraits(): void {
       const { blob, sha256 } = await fetchBytes(s.record);
       Object.assign(s, { blob, sha256, src: URL.createObjectURL(blob) });
       show(s);
-      if (currentCard.getBoundingClientRect().top < 0 || currentCard.getBoundingClientRect().top > innerHeight * 0.6) currentCard.scrollIntoView({ block: "start" });
+      if (currentCard.getBoundingClientRect().top < 0 || currentCard.getBoundingClientRect().top > innerHeight * 0.6)
+        currentCard.scrollIntoView({ block: "start" });
     } catch (err) {
       failed(err, result);
     }
@@ -192,7 +208,8 @@ export function startPortraits(): void {
     try {
       const { portraits } = await portalJson<{ portraits: PortraitRecord[] }>("GET", "/auth/portraits");
       const known = new Set(shown.map((s) => s.record.portrait_id));
-      for (const record of portraits) if (!known.has(record.portrait_id)) shown.push({ record, blob: null, src: record.url, sha256: "", avatar: null });
+      for (const record of portraits)
+        if (!known.has(record.portrait_id)) shown.push({ record, blob: null, src: record.url, sha256: "", avatar: null });
       renderList();
     } catch (err) {
       failed(err, describeResult);
@@ -265,7 +282,11 @@ export function startPortraits(): void {
     try {
       const text = typed();
       const body = text && text !== from.record.description ? { description: text } : {};
-      const { portrait } = await portalJson<{ portrait: PortraitRecord }>("POST", `/auth/portraits/${encodeURIComponent(from.record.portrait_id)}/regenerate`, body);
+      const { portrait } = await portalJson<{ portrait: PortraitRecord }>(
+        "POST",
+        `/auth/portraits/${encodeURIComponent(from.record.portrait_id)}/regenerate`,
+        body,
+      );
       await adopt(portrait);
       say(result, "A new variation; the previous one is still in the list below.", "ok");
     } catch (err) {
@@ -321,7 +342,7 @@ export function startPortraits(): void {
 
   makeBtn.addEventListener("click", async () => {
     const s = current;
-    if (!s || !s.blob || !s.record.consent_id || uploading) return;
+    if (!s?.blob || !s.record.consent_id || uploading) return;
     uploading = true;
     sync();
     notices.clear("box");
@@ -330,7 +351,11 @@ export function startPortraits(): void {
     try {
       const ext = s.record.content_type === "image/jpeg" ? "jpg" : "png";
       const name = nameInput.value.trim() || s.record.portrait_id;
-      const answer: AvatarUploadAnswer = await client.uploadAvatar({ file: s.blob, filename: `${name}.${ext}`, consent_token: s.record.consent_id });
+      const answer: AvatarUploadAnswer = await client.uploadAvatar({
+        file: s.blob,
+        filename: `${name}.${ext}`,
+        consent_token: s.record.consent_id,
+      });
       s.avatar = answer.avatar;
       const state = answer.status === "ready" ? "ready" : "being prepared (its progress shows under Your avatars)";
       const tones = answer.tones.length ? ` Tones coming: ${answer.tones.join(", ")}.` : "";

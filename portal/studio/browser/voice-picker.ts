@@ -70,7 +70,10 @@ export class VoicePicker {
   /** The person's language, named like the groups ("English", "German"). */
   private readonly own = languageGroup(typeof navigator === "undefined" ? "" : navigator.language);
 
-  constructor(private readonly select: HTMLSelectElement, what = "voices") {
+  constructor(
+    private readonly select: HTMLSelectElement,
+    what = "voices",
+  ) {
     this.current = h("p", { class: "vp-current", id: `${this.base}-current`, "aria-live": "polite" });
     this.search = h("input", {
       type: "search",
@@ -150,7 +153,9 @@ export class VoicePicker {
       h("span", { class: "vp-chosen-label" }, "Chosen: "),
       h("strong", { class: "vp-chosen" }, extra ? extra.label : voice!.name || voice!.id),
       ...(extra?.hint ? [" ", h("span", { class: "hint" }, extra.hint)] : []),
-      ...(voice ? [" ", h("span", { class: "hint" }, [languageGroup(voice.language), voice.language, voice.gender].filter(Boolean).join(" · "))] : []),
+      ...(voice
+        ? [" ", h("span", { class: "hint" }, [languageGroup(voice.language), voice.language, voice.gender].filter(Boolean).join(" · "))]
+        : []),
     );
   }
 
@@ -174,7 +179,17 @@ export class VoicePicker {
     });
     const chosen = this.select.value;
     const option = (value: string, text: string, n: number) =>
-      h("li", { role: "option", id: `${this.base}-o${n}`, class: "vp-option", "data-value": value, "aria-selected": value === chosen ? "true" : "false" }, text);
+      h(
+        "li",
+        {
+          role: "option",
+          id: `${this.base}-o${n}`,
+          class: "vp-option",
+          "data-value": value,
+          "aria-selected": value === chosen ? "true" : "false",
+        },
+        text,
+      );
     const rows: HTMLElement[] = [];
     this.options = [];
     const extras = words.length ? this.extras.filter((x) => words.every((w) => x.label.toLowerCase().includes(w))) : this.extras;
@@ -189,7 +204,14 @@ export class VoicePicker {
         this.options.push(li);
         return li;
       });
-      rows.push(h("li", { role: "presentation" }, h("p", { class: "vp-group", id: `${this.base}-g${gi}` }, `${g} (${items.length})`), h("ul", { role: "group", "aria-labelledby": `${this.base}-g${gi}` }, ...items)));
+      rows.push(
+        h(
+          "li",
+          { role: "presentation" },
+          h("p", { class: "vp-group", id: `${this.base}-g${gi}` }, `${g} (${items.length})`),
+          h("ul", { role: "group", "aria-labelledby": `${this.base}-g${gi}` }, ...items),
+        ),
+      );
     });
     if (!this.options.length) rows.push(h("li", { role: "presentation", class: "vp-none" }, "No voice matches."));
     this.list.replaceChildren(...rows);

@@ -74,15 +74,31 @@ export function engineState(id: string, settings: VoiceSettings | null, live: Li
   };
   if (!(HOSTED as readonly string[]).includes(id)) return fromBox;
   const saved = settings?.keys.some((k) => k.provider === id) ?? false;
-  const switching: CardState = { word: "Switching", tone: "warn", text: "The box picks up your change within a few seconds.", sample: false, pending: true };
+  const switching: CardState = {
+    word: "Switching",
+    tone: "warn",
+    text: "The box picks up your change within a few seconds.",
+    sample: false,
+    pending: true,
+  };
   if (saved && settings?.engine === id) {
     if (c.current_provider !== id && c.voice_notice) return { word: "Key problem", tone: "bad", text: c.voice_notice, sample: false };
     return c.current_provider === id ? fromBox : switching;
   }
   // Still speaking with a key the person removed or an engine they left: the box has yet to re-read.
   if (c.byo && c.current_provider === id) return switching;
-  if (ready) return { ...fromBox, text: `${fromBox.text} With the box's own ${label(id)} account${saved ? `; choose ${label(id)} above to speak with your key` : ""}.` };
-  if (saved) return { word: "Not in use", tone: "muted", text: `Your key is saved. Choose ${label(id)} above and the box speaks with it.`, sample: false };
+  if (ready)
+    return {
+      ...fromBox,
+      text: `${fromBox.text} With the box's own ${label(id)} account${saved ? `; choose ${label(id)} above to speak with your key` : ""}.`,
+    };
+  if (saved)
+    return {
+      word: "Not in use",
+      tone: "muted",
+      text: `Your key is saved. Choose ${label(id)} above and the box speaks with it.`,
+      sample: false,
+    };
   return { word: "Needs your key", tone: "muted", text: `Save your ${label(id)} API key below to use it.`, sample: false };
 }
 
@@ -166,11 +182,13 @@ export function startVoices(): void {
       radio.disabled = e.byo && keyOf(e.id) === null;
       const s = states.get(e.id);
       // The box's word where it adds to the portal's note (not "needs your key" twice).
-      const boxWord = s && live.kind === "ok" && !["Needs your key", "Not in use"].includes(s.word) ? ` On the box now: ${s.word.toLowerCase()}.` : "";
+      const boxWord =
+        s && live.kind === "ok" && !["Needs your key", "Not in use"].includes(s.word) ? ` On the box now: ${s.word.toLowerCase()}.` : "";
       byId(`engine-note-${e.id}`).textContent = `${e.note}${boxWord}`;
     }
     engineSave.disabled = !settings || busy.has("engine");
-    if (live.kind === "ok" && live.c.voice_notice) notices.set("voice", "warning", `${live.c.voice_notice} Replace the key in its card below, or choose another engine.`);
+    if (live.kind === "ok" && live.c.voice_notice)
+      notices.set("voice", "warning", `${live.c.voice_notice} Replace the key in its card below, or choose another engine.`);
     else notices.clear("voice");
     return [...states.values()].some((s) => s.pending);
   }
@@ -181,7 +199,10 @@ export function startVoices(): void {
       notices.clear("settings");
     } catch (err) {
       const text = words(err);
-      if (text !== null) notices.set("settings", "error", `Your voice settings could not be read: ${text}`, [{ label: "Try again", run: () => loadSettings().then(() => void render()) }]);
+      if (text !== null)
+        notices.set("settings", "error", `Your voice settings could not be read: ${text}`, [
+          { label: "Try again", run: () => loadSettings().then(() => void render()) },
+        ]);
     }
   }
 
@@ -208,9 +229,7 @@ export function startVoices(): void {
           : [text(" Ask an administrator of this portal to start it.")];
         const stopped = err instanceof AvatarApiError && err.code === "box_not_running" ? "The box is stopped." : p.text;
         const said = `${stopped} Your keys and engine choice still save here; whether each engine works now is unknown until the box runs.`;
-        notices.set("box", "warning", [text(said), ...next], [
-          { label: "Check again", run: () => loadLive(true) },
-        ]);
+        notices.set("box", "warning", [text(said), ...next], [{ label: "Check again", run: () => loadLive(true) }]);
       } else {
         live = { kind: "down", why: `The box could not say: ${p.text}` };
         notices.set("box", "error", `The box could not list its voices: ${p.text}`, [{ label: "Check again", run: () => loadLive(true) }]);
@@ -236,7 +255,10 @@ export function startVoices(): void {
     if (!record || !group || group.state !== "ready") {
       own = null;
       ownPicker.set([], "");
-      say(ownResult, record ? `${label(provider)} cannot list its voices now (see its card below).` : "Your saved voice could not be read from the box.");
+      say(
+        ownResult,
+        record ? `${label(provider)} cannot list its voices now (see its card below).` : "Your saved voice could not be read from the box.",
+      );
       return;
     }
     const slot = record[slotField(provider)];
@@ -254,7 +276,13 @@ export function startVoices(): void {
     try {
       await client.saveSettings({ [slotField(provider)]: voice || null } as Parameters<typeof client.saveSettings>[0]);
       own = { provider, saved: voice };
-      say(ownResult, voice ? `${name} now speaks in your sessions with ${label(provider)}.` : `Each avatar now speaks with the ${label(provider)} voice that fits its face.`, "ok");
+      say(
+        ownResult,
+        voice
+          ? `${name} now speaks in your sessions with ${label(provider)}.`
+          : `Each avatar now speaks with the ${label(provider)} voice that fits its face.`,
+        "ok",
+      );
     } catch (err) {
       const text = words(err);
       if (text !== null) tell(ownResult, `Your voice was not saved: ${text}`, "error");
@@ -342,7 +370,11 @@ export function startVoices(): void {
       const { voice } = await portalJson<{ voice: VoiceSettings }>("DELETE", `/auth/voice/key/${encodeURIComponent(id)}`);
       say(result, `Your ${label(id)} key was removed from the portal.`, "ok");
       if (before === id && voice.engine !== id) {
-        say(engineResult, `${label(id)} was the engine of your sessions; without its key they now speak with ${label(voice.engine)}.`, "ok");
+        say(
+          engineResult,
+          `${label(id)} was the engine of your sessions; without its key they now speak with ${label(voice.engine)}.`,
+          "ok",
+        );
       }
       changed(voice);
       part<HTMLInputElement>(id, "key-form").querySelector("input")!.focus();

@@ -27,12 +27,25 @@ describe("explain", () => {
   });
 
   it("keeps the library's own sentences (microphone problems) and the box's messages", () => {
-    const mic = new AvatarApiError(0, "mic_denied", "Microphone permission was denied; allow it in the browser's site settings and try again.", { source: "local" });
+    const mic = new AvatarApiError(
+      0,
+      "mic_denied",
+      "Microphone permission was denied; allow it in the browser's site settings and try again.",
+      { source: "local" },
+    );
     expect(explain(mic).text).toBe(mic.message);
-    expect(explain(http(400, "text_too_long", "text is 9000 characters; at most 4000 can be spoken at once.")).text).toBe("text is 9000 characters; at most 4000 can be spoken at once.");
-    expect(explain(http(502, "tts_failed", "The voice engine failed.")).text).toBe("The box had a problem: The voice engine failed. Try again in a moment.");
-    expect(explain(new AvatarApiError(0, "turn_failed", "the model timed out", { source: "frame" })).text).toBe("The reply failed: the model timed out");
-    expect(explain(new Error("The box ended the call. Press Start call to begin again.")).text).toBe("The box ended the call. Press Start call to begin again.");
+    expect(explain(http(400, "text_too_long", "text is 9000 characters; at most 4000 can be spoken at once.")).text).toBe(
+      "text is 9000 characters; at most 4000 can be spoken at once.",
+    );
+    expect(explain(http(502, "tts_failed", "The voice engine failed.")).text).toBe(
+      "The box had a problem: The voice engine failed. Try again in a moment.",
+    );
+    expect(explain(new AvatarApiError(0, "turn_failed", "the model timed out", { source: "frame" })).text).toBe(
+      "The reply failed: the model timed out",
+    );
+    expect(explain(new Error("The box ended the call. Press Start call to begin again.")).text).toBe(
+      "The box ended the call. Press Start call to begin again.",
+    );
     expect(explain(new TypeError("Failed to fetch")).text).toBe("Something went wrong: Failed to fetch");
   });
 });
@@ -40,14 +53,17 @@ describe("explain", () => {
 describe("voiceGroupWords", () => {
   it("uses the box's reason when it gave one, else words for the state; nothing for a ready group", () => {
     expect(voiceGroupWords("ready", "", "Cartesia")).toBe("");
-    expect(voiceGroupWords("key_problem", "Cartesia is not set up for you: save your key.", "Cartesia")).toBe("Cartesia is not set up for you: save your key.");
+    expect(voiceGroupWords("key_problem", "Cartesia is not set up for you: save your key.", "Cartesia")).toBe(
+      "Cartesia is not set up for you: save your key.",
+    );
     expect(voiceGroupWords("starting", "", "Chatterbox")).toBe("Chatterbox is still starting; its voices appear in a moment.");
   });
 });
 
 describe("the sign-in link on the console", () => {
   it("is found in the mail the outbox mailer writes", () => {
-    const text = "Open this link to sign in. It works once, for 15 minutes:\n\nhttp://127.0.0.1:8787/auth/callback?token=abc_DEF-123\n\nIf you did not ask, ignore this mail.\n";
+    const text =
+      "Open this link to sign in. It works once, for 15 minutes:\n\nhttp://127.0.0.1:8787/auth/callback?token=abc_DEF-123\n\nIf you did not ask, ignore this mail.\n";
     expect(signInLinkIn(text)).toBe("http://127.0.0.1:8787/auth/callback?token=abc_DEF-123");
     expect(signInLinkIn("no link here")).toBeNull();
   });

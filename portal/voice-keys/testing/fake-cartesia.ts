@@ -37,7 +37,8 @@ export async function startFakeCartesia(options: FakeCartesiaOptions): Promise<F
       if (typeof version !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
         return sendText(res, 400, "Bad Request: the Cartesia-Version header is required (YYYY-MM-DD)");
       }
-      if (opts.failWith) return refuse(res, version, opts.failWith, opts.failWith === 429 ? "Too many requests" : "Internal error", "Try again later.");
+      if (opts.failWith)
+        return refuse(res, version, opts.failWith, opts.failWith === 429 ? "Too many requests" : "Internal error", "Try again later.");
       const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1];
       const key = typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : bearer;
       if (key !== opts.acceptedKey) return refuse(res, version, 401, "Unauthorized", "Invalid API key");

@@ -37,7 +37,10 @@ export async function startFakeElevenLabs(options: FakeElevenLabsOptions): Promi
       }
       if (typeof key === "string" && opts.scopedKey !== undefined && key === opts.scopedKey) {
         return sendJson(res, 401, {
-          detail: { status: "missing_permissions", message: "The API key you used is missing the permission user_read to execute this operation." },
+          detail: {
+            status: "missing_permissions",
+            message: "The API key you used is missing the permission user_read to execute this operation.",
+          },
         });
       }
       sendJson(res, 401, { detail: { status: "invalid_api_key", message: "Invalid API key" } });

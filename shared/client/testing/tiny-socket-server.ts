@@ -33,7 +33,9 @@ export class TinySocketServer {
       const status = this.refuse?.(req) ?? null;
       if (status) {
         const body = JSON.stringify({ code: "invalid_api_key", message: "The API key is not recognised or has expired." });
-        socket.end(`HTTP/1.1 ${status} Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+        socket.end(
+          `HTTP/1.1 ${status} Unauthorized\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+        );
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => {

@@ -81,16 +81,24 @@ export class FakeOpenMeteo {
     const mph = url.searchParams.get("wind_speed_unit") === "mph";
     const values: Record<string, number> = now
       ? {
-          temperature_2m: fahrenheit ? Math.round((now.temperature_2m * 9) / 5 * 10 + 320) / 10 : now.temperature_2m,
+          temperature_2m: fahrenheit ? Math.round(((now.temperature_2m * 9) / 5) * 10 + 320) / 10 : now.temperature_2m,
           weather_code: now.weather_code,
-          wind_speed_10m: mph ? Math.round(now.wind_speed_10m / 1.609344 * 10) / 10 : now.wind_speed_10m,
+          wind_speed_10m: mph ? Math.round((now.wind_speed_10m / 1.609344) * 10) / 10 : now.wind_speed_10m,
         }
       : { temperature_2m: 0, weather_code: 0, wind_speed_10m: 0 };
-    const units: Record<string, string> = { temperature_2m: fahrenheit ? "°F" : "°C", weather_code: "wmo code", wind_speed_10m: mph ? "mp/h" : "km/h" };
+    const units: Record<string, string> = {
+      temperature_2m: fahrenheit ? "°F" : "°C",
+      weather_code: "wmo code",
+      wind_speed_10m: mph ? "mp/h" : "km/h",
+    };
     const current: Record<string, unknown> = { time: now?.time ?? "2025-01-01T00:00", interval: 900 };
     const currentUnits: Record<string, string> = { time: "iso8601", interval: "seconds" };
     for (const f of fields) {
-      if (!(f in values)) return sendJson(res, 400, { error: true, reason: `Cannot initialize WeatherVariable from invalid String value ${f} for key current` });
+      if (!(f in values))
+        return sendJson(res, 400, {
+          error: true,
+          reason: `Cannot initialize WeatherVariable from invalid String value ${f} for key current`,
+        });
       current[f] = values[f];
       currentUnits[f] = units[f];
     }

@@ -30,7 +30,8 @@ export class FakeWikipedia {
   private constructor(private readonly options: FakeWikipediaOptions) {
     this.server = new LocalServer((req, res, url) => {
       const fault = this.faults.shift();
-      if (fault) return sendJson(res, fault, { type: "https://mediawiki.org/wiki/HyperSwitch/errors/unknown_error", title: "Error", status: fault });
+      if (fault)
+        return sendJson(res, fault, { type: "https://mediawiki.org/wiki/HyperSwitch/errors/unknown_error", title: "Error", status: fault });
       const prefix = "/api/rest_v1/page/summary/";
       if (req.method === "GET" && url.pathname.startsWith(prefix)) {
         return this.summary(res, decodeURIComponent(url.pathname.slice(prefix.length)), url.searchParams.get("redirect") !== "false");
@@ -38,7 +39,12 @@ export class FakeWikipedia {
       if (req.method === "GET" && url.pathname === "/w/api.php" && url.searchParams.get("action") === "opensearch") {
         return this.opensearch(res, url);
       }
-      sendJson(res, 404, { type: "https://mediawiki.org/wiki/HyperSwitch/errors/not_found", title: "Not found.", method: "get", uri: url.pathname });
+      sendJson(res, 404, {
+        type: "https://mediawiki.org/wiki/HyperSwitch/errors/not_found",
+        title: "Not found.",
+        method: "get",
+        uri: url.pathname,
+      });
     });
   }
 
@@ -96,7 +102,10 @@ export class FakeWikipedia {
         lang: "en",
         dir: "ltr",
         description: article.description,
-        content_urls: { desktop: { page: `https://en.wikipedia.org/wiki/${path}` }, mobile: { page: `https://en.m.wikipedia.org/wiki/${path}` } },
+        content_urls: {
+          desktop: { page: `https://en.wikipedia.org/wiki/${path}` },
+          mobile: { page: `https://en.m.wikipedia.org/wiki/${path}` },
+        },
         extract: article.extract,
         extract_html: `<p>${article.extract}</p>`,
       },

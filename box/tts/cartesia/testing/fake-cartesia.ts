@@ -24,8 +24,22 @@ export interface FakeVoice {
 }
 
 export const FAKE_VOICES: FakeVoice[] = [
-  { id: "a0e99841-438c-4a64-b679-ae501e7d6091", name: "Katie", description: "Friendly narrator", language: "en", gender: "feminine", country: "US" },
-  { id: "b7d50908-b17c-442d-ad8d-810c63997ed9", name: "Pedro", description: "Calm reader", language: "es", gender: "masculine", country: "MX" },
+  {
+    id: "a0e99841-438c-4a64-b679-ae501e7d6091",
+    name: "Katie",
+    description: "Friendly narrator",
+    language: "en",
+    gender: "feminine",
+    country: "US",
+  },
+  {
+    id: "b7d50908-b17c-442d-ad8d-810c63997ed9",
+    name: "Pedro",
+    description: "Calm reader",
+    language: "es",
+    gender: "masculine",
+    country: "MX",
+  },
   { id: "c2ac25f9-ecc4-4f56-9095-651354df60c0", name: "Nova", description: "", language: "fr", gender: null, is_owner: true },
 ];
 
@@ -139,7 +153,8 @@ export class FakeCartesia {
     if (!version || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
       return text(res, 400, "Bad Request: the Cartesia-Version header is required (YYYY-MM-DD)");
     }
-    const refuse = (status: number, title: string, message: string, code: string | null = null) => refusal(res, version, status, title, message, code);
+    const refuse = (status: number, title: string, message: string, code: string | null = null) =>
+      refusal(res, version, status, title, message, code);
     if (this.mode.hang) return; // the socket is destroyed by close()
     if (this.mode.latencyMs) await sleep(this.mode.latencyMs);
     const bearer = /^Bearer (.+)$/.exec(header(req.headers, "authorization") ?? "")?.[1];
@@ -148,10 +163,17 @@ export class FakeCartesia {
     if (key !== this.apiKey) return refuse(401, "Unauthorized", "Invalid API key");
     const fail = this.mode.fail;
     if (fail === 401) return refuse(401, "Unauthorized", "Invalid API key");
-    if (fail === 402) return refuse(402, "Payment Required", "You have run out of credits. Upgrade your plan or buy more credits.", "insufficient_credits");
+    if (fail === 402)
+      return refuse(402, "Payment Required", "You have run out of credits. Upgrade your plan or buy more credits.", "insufficient_credits");
     if (fail === 403) return refuse(403, "Forbidden", "This API key cannot use this resource.");
-    if (fail === 429) return refuse(429, "Too many concurrent requests", "You have exceeded your plan's concurrency limit.", "concurrency_limited");
-    if (fail) return refuse(fail, fail === 503 ? "Service Unavailable" : "Internal Server Error", "Something went wrong on our side. Please try again.");
+    if (fail === 429)
+      return refuse(429, "Too many concurrent requests", "You have exceeded your plan's concurrency limit.", "concurrency_limited");
+    if (fail)
+      return refuse(
+        fail,
+        fail === 503 ? "Service Unavailable" : "Internal Server Error",
+        "Something went wrong on our side. Please try again.",
+      );
 
     if (req.method === "GET" && req.path === "/voices") return this.listVoices(req, res, refuse);
     const one = /^\/voices\/([^/]+)$/.exec(req.path);
@@ -183,7 +205,7 @@ export class FakeCartesia {
     if (!b || typeof b !== "object") return refuse(400, "Bad Request", "The request body must be JSON");
     if (typeof b.model_id !== "string" || !b.model_id) return refuse(400, "Bad Request", "model_id is required");
     if (typeof b.transcript !== "string") return refuse(400, "Bad Request", "transcript is required");
-    if (b.voice?.mode !== "id" || typeof b.voice.id !== "string") return refuse(400, "Bad Request", "voice must be {mode: \"id\", id}");
+    if (b.voice?.mode !== "id" || typeof b.voice.id !== "string") return refuse(400, "Bad Request", 'voice must be {mode: "id", id}');
     const fmt = b.output_format ?? {};
     if (fmt.container !== "raw") return refuse(400, "Bad Request", "SSE output_format.container must be raw");
     if (fmt.encoding !== "pcm_s16le") return refuse(400, "Bad Request", `The fake only speaks pcm_s16le, not ${fmt.encoding}`);
@@ -225,7 +247,15 @@ export class FakeCartesia {
         return void res.socket?.end();
       }
       if (i === this.mode.errorAfterChunks) {
-        send({ type: "error", done: true, status_code: 500, title: "Generation failed", message: "The model stopped unexpectedly.", request_id: REQUEST_ID, error_code: null });
+        send({
+          type: "error",
+          done: true,
+          status_code: 500,
+          title: "Generation failed",
+          message: "The model stopped unexpectedly.",
+          request_id: REQUEST_ID,
+          error_code: null,
+        });
         return void res.end();
       }
       const [from, to] = ranges[i];

@@ -144,7 +144,11 @@ export class FakeChatterbox {
       case "POST /tts":
         return this.tts(rec, res);
       case "GET /get_predefined_voices":
-        return json(res, 200, [...this.voices.keys()].sort().map((f) => ({ display_name: displayName(f), filename: f })));
+        return json(
+          res,
+          200,
+          [...this.voices.keys()].sort().map((f) => ({ display_name: displayName(f), filename: f })),
+        );
       case "GET /get_reference_files":
         return json(res, 200, [...this.references.keys()].sort());
       case "POST /upload_reference":
@@ -176,12 +180,19 @@ export class FakeChatterbox {
     const b = rec.json;
     if (!b || typeof b !== "object") return invalid(res, [], "Input should be a valid dictionary or object to extract fields from");
     if (typeof b.text !== "string" || b.text.length < 1) return invalid(res, ["body", "text"], "String should have at least 1 character");
-    if (b.voice_mode !== undefined && b.voice_mode !== "predefined" && b.voice_mode !== "clone") return invalid(res, ["body", "voice_mode"], "Input should be 'predefined' or 'clone'");
-    if (b.chunk_size !== undefined && (b.chunk_size < 50 || b.chunk_size > 500)) return invalid(res, ["body", "chunk_size"], "Input should be between 50 and 500");
+    if (b.voice_mode !== undefined && b.voice_mode !== "predefined" && b.voice_mode !== "clone")
+      return invalid(res, ["body", "voice_mode"], "Input should be 'predefined' or 'clone'");
+    if (b.chunk_size !== undefined && (b.chunk_size < 50 || b.chunk_size > 500))
+      return invalid(res, ["body", "chunk_size"], "Input should be between 50 and 500");
     if (this.switches.modelLoaded === false) return detail(res, 503, "TTS engine model is not currently loaded or available.");
     const clone = b.voice_mode === "clone";
     const file: unknown = clone ? b.reference_audio_filename : b.predefined_voice_id;
-    if (typeof file !== "string" || !file) return detail(res, 400, clone ? "Missing 'reference_audio_filename' for 'clone' voice mode." : "Missing 'predefined_voice_id' for 'predefined' voice mode.");
+    if (typeof file !== "string" || !file)
+      return detail(
+        res,
+        400,
+        clone ? "Missing 'reference_audio_filename' for 'clone' voice mode." : "Missing 'predefined_voice_id' for 'predefined' voice mode.",
+      );
     if (/[/\\]|\.\./.test(file)) return detail(res, 400, "Invalid voice file name.");
     if (!(clone ? this.references : this.voices).has(file)) {
       return detail(res, 404, clone ? `Reference audio file '${file}' not found.` : `Predefined voice file '${file}' not found.`);
@@ -255,7 +266,12 @@ export class FakeChatterbox {
       uploaded.push(safe);
     }
     const status = errors.length === 0 || uploaded.length > 0 ? 200 : 400;
-    json(res, status, { message: `Processed ${files.length} file(s).`, uploaded_files: uploaded, all_reference_files: [...this.references.keys()].sort(), errors });
+    json(res, status, {
+      message: `Processed ${files.length} file(s).`,
+      uploaded_files: uploaded,
+      all_reference_files: [...this.references.keys()].sort(),
+      errors,
+    });
   }
 }
 
@@ -278,7 +294,13 @@ function pitchOf(file: string, clone: boolean): number {
 
 function displayName(file: string): string {
   const base = file.replace(/\.[^.]+$/, "").replace(/[_-]/g, " ");
-  return base.split(/\s+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join(" ") || file;
+  return (
+    base
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
+      .join(" ") || file
+  );
 }
 
 function wavSeconds(bytes: Uint8Array): number | null {

@@ -11,8 +11,16 @@ import { fakeSpeechLines } from "./fake-speech.ts";
 import { fakeVoices, type FakeVoice } from "./fake-voices.ts";
 
 export type FakeFault =
-  | "invalid_key" | "quota_exceeded" | "unusual_activity" | "missing_permissions"
-  | "too_many_concurrent" | "system_busy" | "quota_429" | "server_error" | "proxy_502" | "route_missing"
+  | "invalid_key"
+  | "quota_exceeded"
+  | "unusual_activity"
+  | "missing_permissions"
+  | "too_many_concurrent"
+  | "system_busy"
+  | "quota_429"
+  | "server_error"
+  | "proxy_502"
+  | "route_missing"
   /** 200 whose body is not JSON lines / not JSON. */
   | "garbage"
   /** Speech lines without `audio_base64`. */
@@ -65,10 +73,31 @@ const LANGUAGE_CODE_MODELS = new Set(["eleven_flash_v2_5", "eleven_turbo_v2_5"])
 const detail = (status: string, message: string) => ({ detail: { status, message } });
 const STATUS_FAULTS: Partial<Record<FakeFault, [number, unknown]>> = {
   invalid_key: [401, detail("invalid_api_key", "Invalid API key")],
-  quota_exceeded: [401, detail("quota_exceeded", "This request exceeds your quota of 10000. You have 0 credits remaining, while 43 credits are required for this request.")],
-  unusual_activity: [401, detail("detected_unusual_activity", "Unusual activity detected. Free Tier usage disabled. If you are using a proxy/VPN you might need to purchase a Paid Plan to not trigger our abuse detectors.")],
-  missing_permissions: [401, detail("missing_permissions", "The API key you used is missing the permission text_to_speech to execute this operation.")],
-  too_many_concurrent: [429, detail("too_many_concurrent_requests", "Too many concurrent requests. Your current subscription is associated with a maximum of 2 concurrent requests.")],
+  quota_exceeded: [
+    401,
+    detail(
+      "quota_exceeded",
+      "This request exceeds your quota of 10000. You have 0 credits remaining, while 43 credits are required for this request.",
+    ),
+  ],
+  unusual_activity: [
+    401,
+    detail(
+      "detected_unusual_activity",
+      "Unusual activity detected. Free Tier usage disabled. If you are using a proxy/VPN you might need to purchase a Paid Plan to not trigger our abuse detectors.",
+    ),
+  ],
+  missing_permissions: [
+    401,
+    detail("missing_permissions", "The API key you used is missing the permission text_to_speech to execute this operation."),
+  ],
+  too_many_concurrent: [
+    429,
+    detail(
+      "too_many_concurrent_requests",
+      "Too many concurrent requests. Your current subscription is associated with a maximum of 2 concurrent requests.",
+    ),
+  ],
   system_busy: [429, detail("system_busy", "We are experiencing heavy traffic, please try again.")],
   quota_429: [429, detail("quota_exceeded", "This request exceeds your quota of 10000.")],
   server_error: [500, detail("internal_server_error", "An internal server error occurred.")],
@@ -136,11 +165,23 @@ export class FakeElevenLabs {
     } catch {
       // keep the raw text
     }
-    const call: FakeCall = SPEECH.test(url.pathname) ? "speech" : url.pathname.endsWith("/voices") ? "voices" : url.pathname === "/v1/user" ? "user" : "other";
+    const call: FakeCall = SPEECH.test(url.pathname)
+      ? "speech"
+      : url.pathname.endsWith("/voices")
+        ? "voices"
+        : url.pathname === "/v1/user"
+          ? "user"
+          : "other";
     let settle!: () => void;
     const rec: FakeElevenLabsRequest = {
-      call, method: raw.method ?? "", path: url.pathname, query: url.searchParams, headers: raw.headers, body,
-      closedEarly: false, finished: new Promise<void>((r) => (settle = r)),
+      call,
+      method: raw.method ?? "",
+      path: url.pathname,
+      query: url.searchParams,
+      headers: raw.headers,
+      body,
+      closedEarly: false,
+      finished: new Promise<void>((r) => (settle = r)),
     };
     res.once("close", () => {
       rec.closedEarly = !res.writableFinished;
@@ -156,10 +197,15 @@ export class FakeElevenLabs {
     const scoped = typeof key === "string" && key === this.options.scopedKey;
     if (key !== this.options.apiKey && !scoped) return json(res, 401, detail("invalid_api_key", "Invalid API key"));
     if (call === "speech") return this.speech(url, rec, res, fault);
-    if (call === "other" || raw.method !== "GET") return json(res, call === "other" ? 404 : 405, { detail: call === "other" ? "Not Found" : "Method Not Allowed" });
+    if (call === "other" || raw.method !== "GET")
+      return json(res, call === "other" ? 404 : 405, { detail: call === "other" ? "Not Found" : "Method Not Allowed" });
     if (scoped) {
       const permission = call === "user" ? "user_read" : "voices_read";
-      return json(res, 401, detail("missing_permissions", `The API key you used is missing the permission ${permission} to execute this operation.`));
+      return json(
+        res,
+        401,
+        detail("missing_permissions", `The API key you used is missing the permission ${permission} to execute this operation.`),
+      );
     }
     const answer = call === "user" ? this.user(key as string) : this.voicesPage(url);
     if (answer[0] !== 200) return json(res, ...answer);
@@ -167,23 +213,48 @@ export class FakeElevenLabs {
   }
 
   private user(key: string): [number, unknown] {
-    return [200, {
-      user_id: "fake-user-1", xi_api_key: key, is_new_user: false, first_name: "Fake",
-      subscription: { tier: "starter", character_count: 1200, character_limit: 30000, status: "active", can_extend_character_limit: false },
-    }];
+    return [
+      200,
+      {
+        user_id: "fake-user-1",
+        xi_api_key: key,
+        is_new_user: false,
+        first_name: "Fake",
+        subscription: {
+          tier: "starter",
+          character_count: 1200,
+          character_limit: 30000,
+          status: "active",
+          can_extend_character_limit: false,
+        },
+      },
+    ];
   }
 
   private voicesPage(url: URL): [number, unknown] {
     if (url.pathname === "/v1/voices") return [200, { voices: this.voiceList }];
     const size = Number(url.searchParams.get("page_size") ?? 10);
     if (!Number.isInteger(size) || size < 1 || size > 100) {
-      return [422, { detail: [{ loc: ["query", "page_size"], msg: "Input should be less than or equal to 100", type: "less_than_equal" }] }];
+      return [
+        422,
+        { detail: [{ loc: ["query", "page_size"], msg: "Input should be less than or equal to 100", type: "less_than_equal" }] },
+      ];
     }
     const token = url.searchParams.get("next_page_token");
-    const from = token ? Number(Buffer.from(token, "base64url").toString("utf8").replace(/^offset:/, "")) : 0;
+    const from = token
+      ? Number(
+          Buffer.from(token, "base64url")
+            .toString("utf8")
+            .replace(/^offset:/, ""),
+        )
+      : 0;
     const voices = this.voiceList.slice(from, from + size);
     const more = from + size < this.voiceList.length;
-    const page: Record<string, unknown> = { voices, has_more: more, next_page_token: more ? Buffer.from(`offset:${from + size}`).toString("base64url") : null };
+    const page: Record<string, unknown> = {
+      voices,
+      has_more: more,
+      next_page_token: more ? Buffer.from(`offset:${from + size}`).toString("base64url") : null,
+    };
     if (url.searchParams.get("include_total_count") !== "false") page.total_count = this.voiceList.length;
     return [200, page];
   }
@@ -192,9 +263,19 @@ export class FakeElevenLabs {
     if (rec.method !== "POST") return json(res, 405, { detail: "Method Not Allowed" });
     const voiceId = decodeURIComponent(SPEECH.exec(url.pathname)![1]);
     if (!this.voiceList.some((v) => v.voice_id === voiceId)) {
-      return json(res, 404, { detail: { type: "not_found", code: "voice_not_found", message: `A voice with voice_id '${voiceId}' was not found.`, status: "voice_not_found", request_id: randomUUID() } });
+      return json(res, 404, {
+        detail: {
+          type: "not_found",
+          code: "voice_not_found",
+          message: `A voice with voice_id '${voiceId}' was not found.`,
+          status: "voice_not_found",
+          request_id: randomUUID(),
+        },
+      });
     }
-    const body = rec.body as { text?: unknown; model_id?: unknown; language_code?: unknown; voice_settings?: { speed?: unknown } } | undefined;
+    const body = rec.body as
+      | { text?: unknown; model_id?: unknown; language_code?: unknown; voice_settings?: { speed?: unknown } }
+      | undefined;
     if (!body || typeof body !== "object" || typeof body.text !== "string") {
       return json(res, 422, { detail: [{ loc: ["body", "text"], msg: "Field required", type: "missing" }] });
     }

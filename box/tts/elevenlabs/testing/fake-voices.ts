@@ -49,7 +49,9 @@ export function fakeVoices(): FakeVoice[] {
       name: "Rachel",
       labels: { accent: "American", age: "middle-aged", description: "expressive", gender: "female", use_case: "social media" },
       description: "A warm, expressive voice.",
-      verified_languages: [{ language: "en", model_id: "eleven_multilingual_v2", accent: "american", locale: "en-US", preview_url: preview(RACHEL) }],
+      verified_languages: [
+        { language: "en", model_id: "eleven_multilingual_v2", accent: "american", locale: "en-US", preview_url: preview(RACHEL) },
+      ],
     }),
     voice({
       voice_id: LUCIA,
@@ -88,6 +90,10 @@ export function fakeVoices(): FakeVoice[] {
 /** `count` plain voices, for paging. */
 export function manyFakeVoices(count: number): FakeVoice[] {
   return Array.from({ length: count }, (_, i) =>
-    voice({ voice_id: `pagedVoice${String(i).padStart(4, "0")}`, name: `Voice ${i}`, labels: { gender: i % 2 ? "female" : "male", accent: "american" } }),
+    voice({
+      voice_id: `pagedVoice${String(i).padStart(4, "0")}`,
+      name: `Voice ${i}`,
+      labels: { gender: i % 2 ? "female" : "male", accent: "american" },
+    }),
   );
 }

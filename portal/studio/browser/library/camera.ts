@@ -29,8 +29,12 @@ export class Camera {
     this.openBtn.disabled = true;
     say(this.status, "Asking the browser for the camera…");
     try {
-      if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) throw Object.assign(new Error("insecure"), { name: "insecure" });
-      this.stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 960 }, facingMode: "user" }, audio: false });
+      if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia)
+        throw Object.assign(new Error("insecure"), { name: "insecure" });
+      this.stream = await navigator.mediaDevices.getUserMedia({
+        video: { width: { ideal: 1280 }, height: { ideal: 960 }, facingMode: "user" },
+        audio: false,
+      });
       this.video.srcObject = this.stream;
       this.panel.hidden = false;
       await this.video.play().catch(() => undefined);

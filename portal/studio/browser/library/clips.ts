@@ -64,7 +64,11 @@ export class ClipPanel {
       "details",
       { class: "clips" },
       this.summary,
-      h("p", { class: "hint" }, "A clip is a short idle video of the face at rest in one tone, made on the box. While one is made, the time so far shows here."),
+      h(
+        "p",
+        { class: "hint" },
+        "A clip is a short idle video of the face at rest in one tone, made on the box. While one is made, the time so far shows here.",
+      ),
       this.list,
       this.status,
       this.video,
@@ -140,7 +144,14 @@ export class ClipPanel {
   private async ask(tone: string): Promise<void> {
     const answer = await this.client.retryClip({ avatar: this.avatarId, tone });
     this.askedAt.set(tone, Date.now());
-    this.clips.set(tone, { tone, state: answer.state, variant_id: answer.variant_id, duration_s: 0, updated_at: Math.floor(Date.now() / 1000), detail: "" });
+    this.clips.set(tone, {
+      tone,
+      state: answer.state,
+      variant_id: answer.variant_id,
+      duration_s: 0,
+      updated_at: Math.floor(Date.now() / 1000),
+      detail: "",
+    });
     this.render();
     this.onMoving();
   }

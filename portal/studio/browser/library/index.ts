@@ -4,7 +4,13 @@
 // key). While a face is being prepared or a clip made, the page asks again every two seconds,
 // and stops when nothing moves or the page is hidden. The clips of the tones ticked at upload are
 // asked for as soon as the face is ready (remembered for the tab, so a reload still makes them).
-import { AvatarApiError, AvatarClient, portalCredentialProvider, type AvatarUploadAnswer, type LoadedAvatars } from "../../../../shared/client/index.ts";
+import {
+  AvatarApiError,
+  AvatarClient,
+  portalCredentialProvider,
+  type AvatarUploadAnswer,
+  type LoadedAvatars,
+} from "../../../../shared/client/index.ts";
 import { byId, h, Notices } from "../dom.ts";
 import { portalJson, toSignIn } from "../portal-api.ts";
 import { explain } from "../words.ts";
@@ -68,7 +74,11 @@ export function startLibrary(): void {
       "box",
       "warning",
       admin
-        ? [new Text(`${stopped}${what} `), h("a", { href: "/studio/gpu" }, "Start it on the GPU page"), new Text(" (you are an administrator), then press Refresh.")]
+        ? [
+            new Text(`${stopped}${what} `),
+            h("a", { href: "/studio/gpu" }, "Start it on the GPU page"),
+            new Text(" (you are an administrator), then press Refresh."),
+          ]
         : `${stopped}${what} Ask an administrator of this portal to start it, then press Refresh.`,
     );
     return true;
@@ -89,7 +99,8 @@ export function startLibrary(): void {
       records = (await portalJson<{ avatars: LibraryRecord[] }>("GET", "/auth/avatars")).avatars;
       notices.clear("library");
     } catch (err) {
-      if (!handled(err)) notices.set("library", "error", `Your library could not be read: ${explain(err).text} Press Refresh to try again.`);
+      if (!handled(err))
+        notices.set("library", "error", `Your library could not be read: ${explain(err).text} Press Refresh to try again.`);
     }
   }
 
@@ -98,7 +109,8 @@ export function startLibrary(): void {
       const { avatars } = await portalJson<{ avatars: PublicLibraryRecord[] }>("GET", "/auth/avatars/public");
       renderPublic(avatars);
     } catch (err) {
-      if (!handled(err)) publicList.replaceChildren(h("p", { class: "result error" }, `The public library could not be read: ${explain(err).text}`));
+      if (!handled(err))
+        publicList.replaceChildren(h("p", { class: "result error" }, `The public library could not be read: ${explain(err).text}`));
     }
   }
 
@@ -167,7 +179,11 @@ export function startLibrary(): void {
             { class: "public-item", "data-avatar-id": a.avatar_id },
             h("span", { class: "public-name" }, a.name || a.avatar_id),
             a.mine ? h("span", { class: "badge own" }, "Yours") : null,
-            h("span", { class: "hint" }, a.mine ? "Published by you: manage it under Your avatars." : "Published by someone else: not available on this box."),
+            h(
+              "span",
+              { class: "hint" },
+              a.mine ? "Published by you: manage it under Your avatars." : "Published by someone else: not available on this box.",
+            ),
           ),
         ),
       ),

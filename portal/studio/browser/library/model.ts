@@ -85,7 +85,11 @@ export function onBox(
  * The caller's avatars, newest first: every library record, plus the box's own uploads the
  * library has not recorded yet (the box writes its observation just after answering the upload).
  */
-export function mergeAvatars(records: LibraryRecord[], box: LoadedAvatars | null, uploaded: ReadonlyMap<string, { name: string; at: number }> = new Map()): AvatarView[] {
+export function mergeAvatars(
+  records: LibraryRecord[],
+  box: LoadedAvatars | null,
+  uploaded: ReadonlyMap<string, { name: string; at: number }> = new Map(),
+): AvatarView[] {
   const views = new Map<string, AvatarView>();
   for (const r of records) {
     const b = onBox(box, r.avatar_id);

@@ -93,7 +93,9 @@ export class AvatarRow {
     this.stateBadge.className = cls;
     this.visBadge.textContent = v.visibility === "public" ? "Public" : v.visibility === "private" ? "Private" : "Not in the library yet";
     this.visBadge.className = v.visibility === "public" ? "badge public" : "badge muted";
-    this.facts.textContent = [sourceWords(v.sourceKind), `id ${v.id}`, v.createdAt ? addedWords(v.createdAt) : ""].filter(Boolean).join(" · ");
+    this.facts.textContent = [sourceWords(v.sourceKind), `id ${v.id}`, v.createdAt ? addedWords(v.createdAt) : ""]
+      .filter(Boolean)
+      .join(" · ");
     this.stateText.textContent = stateWords(v);
     this.stateText.className = `avatar-state${v.state === "failed" ? " failed" : ""}`;
 

@@ -26,7 +26,10 @@ export interface UploadHooks {
 }
 
 async function sha256Hex(file: Blob): Promise<string> {
-  if (!crypto?.subtle) throw new Error("This page cannot compute the file's fingerprint here: open the studio over https (or on this computer's own address).");
+  if (!crypto?.subtle)
+    throw new Error(
+      "This page cannot compute the file's fingerprint here: open the studio over https (or on this computer's own address).",
+    );
   const digest = await crypto.subtle.digest("SHA-256", await file.arrayBuffer());
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -164,15 +167,30 @@ export class UploadForm {
     try {
       say(this.result, "Recording your agreement to this file…");
       const sha256 = await sha256Hex(c.file);
-      const { consent } = await portalJson<{ consent: { consent_id: string } }>("POST", "/auth/consent", { sha256, source_kind: c.family === "video" ? "video" : "photo" });
+      const { consent } = await portalJson<{ consent: { consent_id: string } }>("POST", "/auth/consent", {
+        sha256,
+        source_kind: c.family === "video" ? "video" : "photo",
+      });
       const filename = this.filename(c);
       const tones = this.tones() ?? null;
       say(this.result, `Uploading ${c.file.name} (${megabytes(c.file.size)})…`);
-      const answer = await this.hooks.client.uploadAvatar({ file: c.file, filename, tones: tones ?? undefined, consent_token: consent.consent_id });
+      const answer = await this.hooks.client.uploadAvatar({
+        file: c.file,
+        filename,
+        tones: tones ?? undefined,
+        consent_token: consent.consent_id,
+      });
       const note = answer.note ? ` ${answer.note}` : "";
-      const clips = c.family === "image" ? " The clips of the tones you ticked are made next, without another press; each shows its progress there." : "";
+      const clips =
+        c.family === "image"
+          ? " The clips of the tones you ticked are made next, without another press; each shows its progress there."
+          : "";
       const state = answer.status === "ready" ? "It is ready." : "Its preparation shows under Your avatars, with the time it takes.";
-      say(this.result, `${c.file.name} is uploaded as the avatar “${avatarLabel(filename)}” (id ${answer.avatar}). ${state}${clips}${note}`, "ok");
+      say(
+        this.result,
+        `${c.file.name} is uploaded as the avatar “${avatarLabel(filename)}” (id ${answer.avatar}). ${state}${clips}${note}`,
+        "ok",
+      );
       this.clear();
       this.attest.checked = false;
       this.hooks.uploaded(answer, filename, c.family === "image" ? tones : []);

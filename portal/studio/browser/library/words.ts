@@ -32,10 +32,22 @@ export function checkFile(name: string, size: number, head: Uint8Array): FileChe
   const shown = `“${name.length > 60 ? `${name.slice(0, 59)}…` : name}”`;
   if (!named) return { ok: false, text: `${shown} is not a photo or a video this studio takes. Choose ${ACCEPTED}.` };
   if (size === 0) return { ok: false, text: `${shown} is empty. Choose ${ACCEPTED}.` };
-  if (size > MAX_UPLOAD_BYTES) return { ok: false, text: `${shown} is too big (${megabytes(size)}); at most 50 MB is taken. Use a smaller photo, or a shorter video.` };
+  if (size > MAX_UPLOAD_BYTES)
+    return {
+      ok: false,
+      text: `${shown} is too big (${megabytes(size)}); at most 50 MB is taken. Use a smaller photo, or a shorter video.`,
+    };
   const is = sniffFamily(head);
-  if (!is) return { ok: false, text: `${shown} is named like ${named === "image" ? "a photo" : "a video"} but is not one (its contents are something else). Choose ${ACCEPTED}.` };
-  if (is !== named) return { ok: false, text: `${shown} is named like ${named === "image" ? "a photo" : "a video"} but is ${is === "image" ? "a photo" : "a video"}. Rename it with the right ending, or choose another file.` };
+  if (!is)
+    return {
+      ok: false,
+      text: `${shown} is named like ${named === "image" ? "a photo" : "a video"} but is not one (its contents are something else). Choose ${ACCEPTED}.`,
+    };
+  if (is !== named)
+    return {
+      ok: false,
+      text: `${shown} is named like ${named === "image" ? "a photo" : "a video"} but is ${is === "image" ? "a photo" : "a video"}. Rename it with the right ending, or choose another file.`,
+    };
   return { ok: true, family: is };
 }
 
@@ -121,7 +133,8 @@ const PENDING_WORDS: Record<string, string> = {
   prepared_avatar: "the prepared face on the box's disk, which the box removes when it next starts",
 };
 
-const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
+const list = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 
 /**
  * The erase result (`complete`, or `pending` with what is pending), in words. `box`: what the
@@ -138,7 +151,10 @@ export function eraseWords(name: string, r: EraseResult, box: "removed" | "absen
   const gone = list(erased.map((a) => ARTEFACT_WORDS[a] ?? a));
   if (pending.length === 0) return `“${name}” is erased: ${gone} ${erased.length === 1 ? "is" : "are"} gone.`;
   const still = list(pending.map((a) => PENDING_WORDS[a] ?? a));
-  const kept = box === "kept" ? " The running box could not drop it just now (it may be in a live call, or still being prepared), so it can show in the live studio until the box restarts." : "";
+  const kept =
+    box === "kept"
+      ? " The running box could not drop it just now (it may be in a live call, or still being prepared), so it can show in the live studio until the box restarts."
+      : "";
   return `“${name}” is erased from your library${erased.includes("public_listing") ? " and the public library" : ""}. Still to go: ${still}.${kept}`;
 }
 
@@ -166,7 +182,9 @@ export function cameraProblem(err: unknown): string {
 export function snapshotName(at = new Date(), random = Math.random()): string {
   const p = (n: number) => String(n).padStart(2, "0");
   const stamp = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}-${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
-  return `camera-${stamp}-${Math.floor(random * 0x10000).toString(16).padStart(4, "0")}.jpg`;
+  return `camera-${stamp}-${Math.floor(random * 0x10000)
+    .toString(16)
+    .padStart(4, "0")}.jpg`;
 }
 
 const MEDIA_ENDING = /\.(png|jpe?g|mp4|mov|webm|mkv)$/i;
