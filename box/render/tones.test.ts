@@ -1,6 +1,7 @@
 // Tones show on a face (issue 25 item 3): each tone's resting expression moves the corners,
-// cheeks, eyes or brows of a real photo enough to see, not a pixel or two.
+// cheeks, eyes or brows of a real photo (and of each stock face) enough to see, not a pixel or two.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadStockFaces } from "../avatars/stock/index.ts";
 import { preparePhoto } from "../faces/prepare-photo.ts";
 import { demoPhoto, singlePhoto } from "../faces/testing/photos.ts";
 import { FaceRenderer } from "./face-renderer.ts";
@@ -17,6 +18,8 @@ beforeAll(async () => {
   faces = [
     { id: "single", face: (await preparePhoto(await singlePhoto(), { size: SIZE })).face },
     { id: "sample2", face: (await preparePhoto(demoPhoto(2), { size: SIZE })).face },
+    // The drawn stock faces take the same resting expressions.
+    ...(await loadStockFaces(SIZE)).map((s) => ({ id: s.id, face: s.face })),
   ];
 }, 120_000);
 
@@ -40,7 +43,7 @@ function changedShare(a: Uint8Array, b: Uint8Array, face: PreparedFace): number 
 }
 
 describe("tones", () => {
-  it("each visibly changes a real face at rest (at least 2% of the face moves by 10 levels or more)", async () => {
+  it("each visibly changes a real face and each stock face at rest (at least 2% of the face moves by 10 levels or more)", async () => {
     for (const { id, face } of faces) {
       const neutral = await render(face, NEUTRAL_FRAME);
       const shares = [];
