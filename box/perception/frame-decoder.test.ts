@@ -41,6 +41,36 @@ describe("the camera's VP8 RTP, decoded", () => {
     await waitFor(() => !alive(pid), 5_000, "the decoder's child ended");
   });
 
+  test("a keyframe of another size (a screen after a camera) is decoded at its own size, not squashed to the first", async () => {
+    const photo = await singlePhoto();
+    const sizes: { width: number; height: number }[] = [];
+    const giveUps: string[] = [];
+    const decoder = new FrameDecoder({
+      onPicture: (j) =>
+        void sharp(j)
+          .metadata()
+          .then((m) => sizes.push({ width: m.width!, height: m.height! })),
+      onGiveUp: (w) => giveUps.push(w),
+    });
+    const feed = (clip: Buffer[], fps: number) => {
+      const assembler = new Vp8FrameAssembler(
+        (f) => decoder.push(f),
+        () => {},
+      );
+      for (const p of rtpOf(clip, fps)) assembler.push(p);
+    };
+    feed(vp8Clip(photo, { width: 320, height: 240, fps: 10, seconds: 2, filter: "scale=320:240" }), 10);
+    await waitFor(() => sizes.length >= 1, 30_000, "a picture of the camera");
+    const firstPid = decoder.pid!;
+    feed(vp8Clip(photo, { width: 640, height: 360, fps: 10, seconds: 2, filter: "scale=640:360" }), 10);
+    await waitFor(() => sizes.some((s) => s.width === 640), 30_000, "a picture of the screen at its own size");
+    expect(sizes[0]).toEqual({ width: 320, height: 240 });
+    expect(sizes.filter((s) => s.width === 640).every((s) => s.height === 360)).toBe(true);
+    expect(giveUps).toEqual([]);
+    await waitFor(() => !alive(firstPid), 5_000, "the first child ended");
+    decoder.close();
+  });
+
   test("a lost packet drops frames until the next keyframe and asks the sender for one", async () => {
     const clip = vp8Clip(await singlePhoto(), { width: 320, height: 240, fps: 10, seconds: 3 });
     const packets = rtpOf(clip, 10);

@@ -30,11 +30,8 @@ export class FrameDecoder {
   private firstTs = 0;
   private closed = false;
   private size: { width: number; height: number } | null = null;
-  private readonly splitter: JpegSplitter;
 
-  constructor(private readonly o: FrameDecoderOptions) {
-    this.splitter = new JpegSplitter((jpeg) => !this.closed && o.onPicture(jpeg));
-  }
+  constructor(private readonly o: FrameDecoderOptions) {}
 
   /** The child's process id while it runs (tests check it ends with the session). */
   get pid(): number | null {
@@ -48,8 +45,12 @@ export class FrameDecoder {
       if (size.width * size.height > MAX_SOURCE_PIXELS || size.width === 0 || size.height === 0) {
         return this.giveUp(`the camera's ${size.width}x${size.height} frames are too large to look at`);
       }
-      // The first keyframe starts the child; a size change later (a resized shared window) is
-      // followed by ffmpeg's decoder and scaler from the keyframe on.
+      // The first keyframe starts the child. A keyframe of another size (the camera swapped for a
+      // screen, a resized shared window) starts a fresh one: ffmpeg's IVF input keeps the size of
+      // its header, so the old child would go on scaling to the first size (measured: a 1280x720
+      // screen after a 640x480 camera came out squashed to 640x480).
+      const resized = this.size !== null && (size.width !== this.size.width || size.height !== this.size.height);
+      if (this.child && resized) this.stopChild();
       if (!this.child) this.start(size, frame.timestamp);
       this.size = size;
     }
@@ -62,6 +63,11 @@ export class FrameDecoder {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopChild();
+  }
+
+  /** Kills the child (its exit is not a failure: it is no longer `this.child`). */
+  private stopChild(): void {
     const child = this.child;
     this.child = null;
     if (child && child.exitCode === null) {
@@ -104,7 +110,9 @@ export class FrameDecoder {
     this.child = child;
     let stderr = "";
     child.stderr!.on("data", (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-400)));
-    child.stdout!.on("data", (d: Buffer) => this.splitter.push(d));
+    // One splitter per child: a killed child's last partial picture must not join the next one's.
+    const splitter = new JpegSplitter((jpeg) => !this.closed && this.child === child && this.o.onPicture(jpeg));
+    child.stdout!.on("data", (d: Buffer) => splitter.push(d));
     child.stdin!.on("error", () => {}); // the child went: reported by its exit
     child.on("error", (err) => this.giveUp(`the decoder could not start: ${err.message}`));
     child.once("exit", (code, signal) => {

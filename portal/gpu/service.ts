@@ -7,7 +7,7 @@ import { ApiError } from "../../shared/errors/api-error.ts";
 import { GpuLaunchUnanswered, type GpuDriver, type GpuInstance, type GpuRegion, type GpuStatusChecks } from "./drivers/driver.ts";
 import { billing, holdsSlot, instanceEntries, launchRefusal, noticeOf, primaryOf, type GpuView, type LaunchChoice } from "./fleet.ts";
 import { clientTokenOf, type GpuLeaseStore } from "./lease-store.ts";
-import type { GpuRecord, GpuRegionEntry, GpuStatusBody } from "../../shared/wire/gpu.ts";
+import type { GpuDiagnostics, GpuRecord, GpuRegionEntry, GpuStatusBody, GpuVerb } from "../../shared/wire/gpu.ts";
 
 export interface GpuServiceOptions {
   driver: GpuDriver;
@@ -27,18 +27,7 @@ export interface GpuServiceOptions {
 /** How long a refused automatic stop is remembered before EC2 is asked again, in seconds. */
 const STOP_RETRY_SECONDS = 60;
 
-export type GpuVerb = "start" | "stop" | "launch" | "terminate";
-
-export interface Diagnostics extends GpuStatusBody {
-  diagnostics: {
-    instance_status: string | null;
-    system_status: string | null;
-    checks: { name: string; status: string }[];
-    hostname: string | null;
-    resolves_to: string[] | null;
-    resolves_to_public_ip: boolean | null;
-  };
-}
+export type { GpuDiagnostics as Diagnostics, GpuVerb };
 
 export class GpuService {
   readonly #admins: Set<string>;
@@ -62,7 +51,7 @@ export class GpuService {
     return this.body(email, await this.enforce());
   }
 
-  async diagnostics(email: string): Promise<Diagnostics> {
+  async diagnostics(email: string): Promise<GpuDiagnostics> {
     this.assertAdmin(email);
     const view = await this.enforce();
     const instance = primaryOf(view.survey.instances);

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 // Implements: the live page of the studio (issue 13 item 2): the avatar stream pinned with the
-// typed box (chat or talk) and the microphone (with its level meter) beneath it, the state, then
+// typed box (chat or talk), the microphone (with its level meter) and the Camera / Share screen
+// toggles (issue 27: a small preview over the avatar's video) beneath it, the state, then
 // pickers, the persona panel (system prompt, models, reasoning, emotion, system and custom
 // tools), readiness in words, and the latency and event log folded away. The server renders the
 // skeleton; the script (portal/studio/browser/live) fills it from the box.
@@ -9,10 +10,26 @@ import { Shell } from "./layout.tsx";
 /** What each system tool lets the avatar do (System tools; System-tool wire frames). */
 export const SYSTEM_TOOL_WORDS: [name: string, title: string, sentence: string][] = [
   ["end_call", "End the call", "The avatar may end the call itself, for example when the person says goodbye."],
-  ["skip_turn", "Wait for more", "The avatar may stay silent and keep listening when the person has not finished (after “let me think”, or words cut off mid-sentence)."],
-  ["pause_conversation", "Pause", "The avatar may pause the conversation for up to 90 seconds when asked to wait; speaking or Resume ends the pause."],
-  ["change_language", "Change language", "The avatar may switch to another language when asked (English, Spanish, French, German, Italian, Portuguese, Hindi, Japanese), changing voice if it must."],
+  [
+    "skip_turn",
+    "Wait for more",
+    "The avatar may stay silent and keep listening when the person has not finished (after “let me think”, or words cut off mid-sentence).",
+  ],
+  [
+    "pause_conversation",
+    "Pause",
+    "The avatar may pause the conversation for up to 90 seconds when asked to wait; speaking or Resume ends the pause.",
+  ],
+  [
+    "change_language",
+    "Change language",
+    "The avatar may switch to another language when asked (English, Spanish, French, German, Italian, Portuguese, Hindi, Japanese), changing voice if it must.",
+  ],
 ];
+
+/** What the Camera and Share screen toggles send, and where (shown while both are off). */
+export const CAMERA_WORDS =
+  "Camera or screen: a picture every half second goes to the avatar's box only (with your words to the chosen model if it reads images); nothing is stored.";
 
 /** The persona: prompt, models, reasoning, emotion, system tools and custom tools (filled by the script). */
 function PersonaCard() {
@@ -29,7 +46,11 @@ function PersonaCard() {
           </p>
           <div class="field">
             <label for="persona-prompt">System prompt</label>
-            <textarea id="persona-prompt" rows={6} aria-describedby="persona-prompt-hint persona-prompt-count persona-prompt-error"></textarea>
+            <textarea
+              id="persona-prompt"
+              rows={6}
+              aria-describedby="persona-prompt-hint persona-prompt-count persona-prompt-error"
+            ></textarea>
             <p id="persona-prompt-hint" class="hint">
               Everything the persona knows and how it behaves: the whole of its knowledge.
             </p>
@@ -83,7 +104,8 @@ function PersonaCard() {
           <div class="persona-group">
             <h3>Built-in tools</h3>
             <p id="persona-builtin-tools" class="hint">
-              Tools that run on the box itself are switched on for everyone where the box is started (<code>BOX_BUILTIN_TOOLS</code>). The box does not report which are on, so none are listed here.
+              Tools that run on the box itself are switched on for everyone where the box is started (<code>BOX_BUILTIN_TOOLS</code>). The
+              box does not report which are on, so none are listed here.
             </p>
           </div>
           <fieldset class="persona-group" aria-describedby="persona-tools-hint">
@@ -131,6 +153,14 @@ export function LivePage(props: { email: string; admin: boolean }) {
                   <span class="play-mark" aria-hidden="true"></span>
                   <p>Click here or press Start call to see and hear the avatar.</p>
                 </div>
+                <video
+                  id="camera-preview"
+                  class="camera-preview"
+                  muted
+                  playsinline
+                  hidden
+                  aria-label="Your camera or screen, as the avatar sees it"
+                ></video>
               </div>
             </div>
             <div class="call-bar">
@@ -178,7 +208,15 @@ export function LivePage(props: { email: string; admin: boolean }) {
                 <label for="turn-text" class="visually-hidden">
                   Message
                 </label>
-                <textarea id="turn-text" name="text" rows={2} maxlength={4000} placeholder="Type a message…" aria-describedby="turn-error turn-hint" required></textarea>
+                <textarea
+                  id="turn-text"
+                  name="text"
+                  rows={2}
+                  maxlength={4000}
+                  placeholder="Type a message…"
+                  aria-describedby="turn-error turn-hint"
+                  required
+                ></textarea>
                 <button type="submit" class="primary" id="send-turn">
                   Send
                 </button>
@@ -199,7 +237,16 @@ export function LivePage(props: { email: string; admin: boolean }) {
                 <button type="button" id="hold-to-talk" aria-describedby="hold-hint">
                   Hold to talk
                 </button>
-                <div id="mic-meter" class="mic-meter" role="meter" aria-label="Microphone level" aria-valuemin={0} aria-valuemax={100} aria-valuenow={0} data-on="false">
+                <div
+                  id="mic-meter"
+                  class="mic-meter"
+                  role="meter"
+                  aria-label="Microphone level"
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={0}
+                  data-on="false"
+                >
                   <span class="mic-meter-fill"></span>
                 </div>
               </div>
@@ -209,6 +256,22 @@ export function LivePage(props: { email: string; admin: boolean }) {
               <p id="mic-status" class="mic-status" role="status">
                 The microphone is off.
               </p>
+            </section>
+            <section class="camera" aria-labelledby="camera-h">
+              <h2 id="camera-h" class="visually-hidden">
+                Camera and screen
+              </h2>
+              <div class="camera-row">
+                <button type="button" id="camera-toggle" aria-pressed="false" aria-describedby="camera-status">
+                  Camera
+                </button>
+                <button type="button" id="screen-toggle" aria-pressed="false" aria-describedby="camera-status">
+                  Share screen
+                </button>
+                <p id="camera-status" class="camera-status" role="status">
+                  {CAMERA_WORDS}
+                </p>
+              </div>
             </section>
           </section>
           <div class="side">

@@ -33,7 +33,7 @@ export class AvatarClient extends BoxClient {
   }
 
   /** Makes the next connect()'s offer now (pass it as `prepared`): the click-to-picture time shrinks by the ICE gathering. */
-  prepareConnect(options: Pick<ConnectOptions, "rtcConfiguration" | "iceGatheringTimeoutMs"> = {}): PreparedOffer {
+  prepareConnect(options: Pick<ConnectOptions, "rtcConfiguration" | "iceGatheringTimeoutMs" | "camera"> = {}): PreparedOffer {
     return prepareOffer({ RTCPeerConnection: this.options.RTCPeerConnection, ...options });
   }
 

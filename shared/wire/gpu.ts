@@ -62,3 +62,18 @@ export const LaunchBody = Type.Object({
   region: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type LaunchBody = Static<typeof LaunchBody>;
+
+/** `GET /auth/gpu/diagnostics`: the status body and what the driver and DNS say about the machine. */
+export interface GpuDiagnostics extends GpuStatusBody {
+  diagnostics: {
+    instance_status: string | null;
+    system_status: string | null;
+    checks: { name: string; status: string }[];
+    hostname: string | null;
+    resolves_to: string[] | null;
+    resolves_to_public_ip: boolean | null;
+  };
+}
+
+/** The lifecycle verbs (`POST /auth/gpu/{verb}`). */
+export type GpuVerb = "start" | "stop" | "launch" | "terminate";

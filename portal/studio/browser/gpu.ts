@@ -7,19 +7,16 @@ import { AvatarApiError, AvatarClient, portalCredentialProvider, type Readiness 
 import { byId, h, Notices, say } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
 import { explain } from "./words.ts";
-import type { GpuRecord, GpuRegionEntry as GpuRegion, GpuStatusBody as GpuStatus } from "../../../shared/wire/gpu.ts";
+import type {
+  GpuDiagnostics,
+  GpuRecord,
+  GpuRegionEntry as GpuRegion,
+  GpuStatusBody as GpuStatus,
+  GpuVerb,
+} from "../../../shared/wire/gpu.ts";
 
-interface Diagnostics extends GpuStatus {
-  diagnostics: {
-    instance_status: string | null;
-    system_status: string | null;
-    checks: { name: string; status: string }[];
-    hostname: string | null;
-    resolves_to: string[] | null;
-    resolves_to_public_ip: boolean | null;
-  };
-}
-type Verb = "start" | "stop" | "launch" | "terminate";
+type Diagnostics = GpuDiagnostics;
+type Verb = GpuVerb;
 
 const SETTLED_MS = 5_000;
 const MOVING_MS = 2_000;

@@ -20,7 +20,10 @@ export const HOW_TO_SET_A_VOICE =
 
 const BY_CODE: Record<string, Problem> = {
   box_not_running: { kind: "box_stopped", text: "The box is stopped, so there is no avatar to talk to." },
-  box_unreachable: { kind: "box_stopped", text: "The box is not answering: it may be starting, or it stopped. Wait a moment; if it stays like this, start it again." },
+  box_unreachable: {
+    kind: "box_stopped",
+    text: "The box is not answering: it may be starting, or it stopped. Wait a moment; if it stays like this, start it again.",
+  },
   missing_api_key: { kind: "signed_out", text: "You are signed out (the session ended). Sign in again to go on." },
   invalid_api_key: { kind: "signed_out", text: "Your sign-in is no longer valid (it ended or was revoked). Sign in again to go on." },
   credential_revoked: { kind: "signed_out", text: "The box credential of this page was revoked. Sign in again to go on." },
@@ -34,9 +37,18 @@ const BY_CODE: Record<string, Problem> = {
   network_error: { kind: "other", text: "The portal could not be reached. Check the connection, then try again (or reload the page)." },
   no_webrtc: { kind: "other", text: "This browser cannot receive live video (no WebRTC). Use a current Chrome, Edge, Firefox or Safari." },
   gpu_admin_only: { kind: "other", text: "Only this portal's administrators can start or stop the box. Ask one of them." },
-  gpu_launch_not_configured: { kind: "other", text: "This portal has no way to start a box (PORTAL_GPU_DRIVER is none). Start the box yourself, or set PORTAL_BOX_URL." },
-  key_limit_reached: { kind: "other", text: "You have reached the limit of 100 keys (revoked keys count too). No more keys can be created for this account." },
-  cross_site_request: { kind: "other", text: "The portal refused a change that did not come from its own pages. Reload the page and try again." },
+  gpu_launch_not_configured: {
+    kind: "other",
+    text: "This portal has no way to start a box (PORTAL_GPU_DRIVER is none). Start the box yourself, or set PORTAL_BOX_URL.",
+  },
+  key_limit_reached: {
+    kind: "other",
+    text: "You have reached the limit of 100 keys (revoked keys count too). No more keys can be created for this account.",
+  },
+  cross_site_request: {
+    kind: "other",
+    text: "The portal refused a change that did not come from its own pages. Reload the page and try again.",
+  },
 };
 
 /** The error as one sentence a person can act on. */
@@ -45,7 +57,8 @@ export function explain(err: unknown): Problem {
     const known = BY_CODE[err.code];
     if (known) return known;
     if (err.code === "turn_failed") return { kind: "other", text: `The reply failed: ${err.message}` };
-    if (err.code === "voice_provider_unavailable" || err.code === "unknown_voice") return { kind: "other", text: `${err.message} Pick another voice.` };
+    if (err.code === "voice_provider_unavailable" || err.code === "unknown_voice")
+      return { kind: "other", text: `${err.message} Pick another voice.` };
     if (err.status === 401) return BY_CODE.invalid_api_key;
     if (err.status >= 500) return { kind: "other", text: `The box had a problem: ${err.message} Try again in a moment.` };
     return { kind: "other", text: err.message || `The request failed (${err.code}).` };
@@ -55,6 +68,37 @@ export function explain(err: unknown): Problem {
   // Sentences this script wrote itself are already in words.
   if (err instanceof Error && name === "Error" && /[.!?]$/.test(err.message)) return { kind: "other", text: err.message };
   return { kind: "other", text: `Something went wrong: ${(err as Error)?.message ?? String(err)}` };
+}
+
+/**
+ * Why the camera or a screen share did not start, from the browser's error name (getUserMedia /
+ * getDisplayMedia): a refusal, a closed picker, no camera, a camera busy elsewhere.
+ */
+export function cameraProblem(err: unknown, source: "camera" | "screen"): string {
+  const name = (err as { name?: string })?.name;
+  if (source === "screen") {
+    if (name === "NotAllowedError" || name === "AbortError")
+      return "Screen sharing did not start: the screen picker was closed, or sharing was refused. Press Share screen and pick a screen, window or tab to show the avatar.";
+    if (name === "NotSupportedError" || name === "TypeError")
+      return "This browser cannot share a screen from this page. Use a current desktop Chrome, Edge or Firefox.";
+    return `Screen sharing did not start (${name ?? "an error"}). Try again, or pick another window.`;
+  }
+  switch (name) {
+    case "NotAllowedError":
+    case "SecurityError":
+      return "The camera is blocked for this page. Allow it in the browser's site settings (the camera icon in the address bar), then press Camera again.";
+    case "NotFoundError":
+    case "OverconstrainedError":
+      return "No camera was found. Connect one (or turn it on), then press Camera again.";
+    case "NotReadableError":
+    case "AbortError":
+      return "The camera is in use by another app or tab, or the system blocked it. Close the other one, then press Camera again.";
+    case "NotSupportedError":
+    case "TypeError":
+      return "This browser cannot use a camera on this page (it needs a secure https page and a current browser).";
+    default:
+      return `The camera did not start (${name ?? "an error"}). Try again.`;
+  }
 }
 
 /** Why a voice group cannot be used: the box's own line when it gave one, else from its state. */

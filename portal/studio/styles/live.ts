@@ -96,10 +96,17 @@ main.live { padding: 12px 16px; }
 .mic-status { margin: 2px 0 0; font-size: 0.9rem; }
 .mic-status.error { color: var(--err-text); font-weight: 600; }
 #hold-to-talk { touch-action: none; user-select: none; -webkit-user-select: none; }
+/* camera and screen (browser/live/camera.ts): toggles with what is sent where, the preview over the avatar's corner */
+.camera-row { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; }
+.camera-status { flex: 1 1 220px; min-width: 0; margin: 0; font-size: 0.85rem; color: var(--muted); }
+.video-frame .camera-preview { position: absolute; right: 8px; bottom: 8px; width: 28%; max-width: 180px; height: auto; aspect-ratio: 4 / 3; object-fit: cover; border: 2px solid #fff; border-radius: 8px; background: #000; box-shadow: 0 2px 8px rgba(0, 0, 0, 0.45); transform: scaleX(-1); }
+/* A camera is mirrored as in a looking glass; a screen reads the right way round, whole. */
+.video-frame .camera-preview[data-source="screen"] { transform: none; object-fit: contain; }
+.video-frame .camera-preview[hidden] { display: none; }
 #hold-to-talk.held { background: var(--ok-line); border-color: var(--ok-line); color: #fff; }
 
 /* the keyboard is up (a short visual viewport): the face and the box first, the rest waits */
-.squeezed .stage .captions, .squeezed .stage .turn-hint, .squeezed .stage .mic, .squeezed .stage .partial, .squeezed .stage .modes .hint { display: none; }
+.squeezed .stage .captions, .squeezed .stage .turn-hint, .squeezed .stage .mic, .squeezed .stage .camera, .squeezed .stage .partial, .squeezed .stage .modes .hint { display: none; }
 .squeezed .stage { min-height: 0; }
 /* On a phone the stage is scrolled to the top as the keyboard opens (viewport.ts): it takes the whole visible height. */
 @media (max-width: 899px) { .squeezed .stage { height: calc(var(--live-vh, 100dvh) - 12px); } }

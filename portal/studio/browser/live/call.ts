@@ -1,7 +1,8 @@
 // The call: `connect()` from the client library (one <video> for sound and picture, play()
 // called, a refused autoplay answered by a "Turn the sound on" click), end, interrupt, and
 // "speaking" read from the audio actually arriving (the inbound track's level), so typed turns
-// and voice turns show the same state.
+// and voice turns show the same state. Every offer reserves the camera slot (`camera: null`), so
+// the page's Camera / Share screen toggles (camera.ts) start, swap and stop it mid-call.
 import type { AvatarClient, LiveMedia, PreparedOffer } from "../../../../shared/client/index.ts";
 import { byId } from "../dom.ts";
 import { explain } from "../words.ts";
@@ -15,7 +16,8 @@ const BARGE_WATCH_MS = 6_000;
 const SILENT_CALL_MS = 5_000;
 /** The studio's tabs in this browser tell each other when one takes the box's single live session. */
 const TABS_CHANNEL = "avatar-studio-calls";
-export const MOVED_TO_ANOTHER_TAB = "This call moved to another tab of the studio: the box streams one live session at a time. Press Start call here to take it back.";
+export const MOVED_TO_ANOTHER_TAB =
+  "This call moved to another tab of the studio: the box streams one live session at a time. Press Start call here to take it back.";
 
 export interface CallHooks {
   state: CallState;
@@ -23,6 +25,8 @@ export interface CallHooks {
   latency: Latency;
   /** A failure, in words, for the notices. */
   problem: (err: unknown) => void;
+  /** Whether the answered call's box looks at the camera slot (false: it answered it inactive, perception off). */
+  boxLooks?: (looks: boolean) => void;
 }
 
 export class Call {
@@ -49,6 +53,8 @@ export class Call {
   constructor(
     private readonly client: AvatarClient,
     private readonly hooks: CallHooks,
+    /** The person's camera or screen track to send now (null: the slot stays empty). */
+    private readonly camera: () => MediaStreamTrack | null = () => null,
   ) {
     // Another tab started a call: the box has already closed this one, say so at once (not after the video stops).
     this.tabs?.addEventListener("message", (e: MessageEvent<{ starting?: string; started?: string }>) => {
@@ -68,7 +74,8 @@ export class Call {
   prepare(): void {
     if (this.prepared) return;
     try {
-      this.prepared = this.client.prepareConnect();
+      // With an empty camera slot: a toggle during the call fills it without reconnecting.
+      this.prepared = this.client.prepareConnect({ camera: null });
     } catch {
       this.prepared = null;
     }
@@ -108,12 +115,19 @@ export class Call {
       const prepared = this.prepared;
       this.prepared = null;
       this.tabs?.postMessage({ starting: this.tabId });
-      const media = await this.client.connect({ video: this.video, avatar: face, prepared });
+      const sent = this.camera();
+      const media = await this.client.connect({ video: this.video, avatar: face, prepared, camera: sent });
       this.media = media;
+      // A toggle while the call was being answered: the slot catches up.
+      if (this.camera() !== sent) await media.setCamera(this.camera());
+      const slot = media.pc.getTransceivers().find((t) => t.sender === media.cameraSender);
+      this.hooks.boxLooks?.(slot?.currentDirection !== "inactive");
       this.face = media.answer?.avatar ?? face;
       latency.ms("connect", performance.now() - sentAt);
       this.tabs?.postMessage({ started: this.tabId });
-      log.add(`Call answered: avatar ${this.face}${media.answer?.idle_stand_in ? " (another face's idle clip stands in while this one is prepared)" : ""}.`);
+      log.add(
+        `Call answered: avatar ${this.face}${media.answer?.idle_stand_in ? " (another face's idle clip stands in while this one is prepared)" : ""}.`,
+      );
       media.on({
         playing: ({ muted }) => {
           this.overlay.hidden = true;
@@ -133,13 +147,21 @@ export class Call {
           log.add(`Connection ${s}.`, s === "failed" ? "error" : "info");
           if (s === "failed" && this.media === media) {
             this.drop();
-            this.hooks.problem(new Error("The live connection failed (the network between this browser and the box). Press Start call to try again."));
+            this.hooks.problem(
+              new Error("The live connection failed (the network between this browser and the box). Press Start call to try again."),
+            );
           } else if (s === "closed" && this.media === media) {
             // The box said goodbye: another call took its place (often this studio's other tab), or the session ended.
             const moved = performance.now() - this.otherTabStartingAt < 15_000;
             this.drop();
             if (moved) log.add("Another tab of the studio started a call: this one ended.", "error");
-            this.hooks.problem(new Error(moved ? MOVED_TO_ANOTHER_TAB : "The box ended this call (another call took its place, or the session ended). Press Start call to go live again."));
+            this.hooks.problem(
+              new Error(
+                moved
+                  ? MOVED_TO_ANOTHER_TAB
+                  : "The box ended this call (another call took its place, or the session ended). Press Start call to go live again.",
+              ),
+            );
           }
         },
       });
@@ -150,6 +172,11 @@ export class Call {
       log.add(`The call did not start: ${explain(err).text}`, "error");
       throw err;
     }
+  }
+
+  /** Puts the person's camera or screen in the open call's slot (nothing to do without a call: the next connect sends it). */
+  async setCamera(track: MediaStreamTrack | null): Promise<void> {
+    await this.media?.setCamera(track);
   }
 
   async end(): Promise<void> {
@@ -208,7 +235,14 @@ export class Call {
       if (this.media !== media) return;
       let level = 0;
       let video = 0;
-      type Inbound = { type?: string; kind?: string; audioLevel?: number; totalAudioEnergy?: number; totalSamplesDuration?: number; packetsReceived?: number };
+      type Inbound = {
+        type?: string;
+        kind?: string;
+        audioLevel?: number;
+        totalAudioEnergy?: number;
+        totalSamplesDuration?: number;
+        packetsReceived?: number;
+      };
       stats?.forEach((s: Inbound) => {
         if (s.type !== "inbound-rtp") return;
         if (s.kind === "video") video += s.packetsReceived ?? 0;
@@ -225,7 +259,11 @@ export class Call {
       else if (packets > 0 && now - packetsAt > SILENT_CALL_MS) {
         this.drop();
         this.hooks.log.add("The video stopped arriving: the box ended the call.", "error");
-        this.hooks.problem(new Error("The box ended the call (it sat idle too long, reached its maximum length, or restarted). Press Start call to begin again."));
+        this.hooks.problem(
+          new Error(
+            "The box ended the call (it sat idle too long, reached its maximum length, or restarted). Press Start call to begin again.",
+          ),
+        );
         return;
       }
       if (level > SPEAKING_LEVEL) this.loudAt = now;

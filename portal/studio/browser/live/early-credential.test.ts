@@ -5,7 +5,8 @@ import { EARLY_GLOBAL } from "../../early-script.ts";
 import { earlyThenMint } from "./early-credential.ts";
 
 const grant = (secret: string) => ({ credential: { secret, expires_in: 900, expires_at: 0, scope: "full" } });
-const answer = (status: number, body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
+const answer = (status: number, body: unknown) =>
+  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
 
 function minter() {
   const calls: (string | null)[] = [];

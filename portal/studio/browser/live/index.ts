@@ -8,6 +8,7 @@ import { byId, Notices } from "../dom.ts";
 import { toSignIn } from "../portal-api.ts";
 import { explain } from "../words.ts";
 import { Call } from "./call.ts";
+import { CameraControl } from "./camera.ts";
 import { earlyThenMint } from "./early-credential.ts";
 import { MicControl } from "./mic.ts";
 import { NO_MODEL, setModelWords } from "./model-words.ts";
@@ -50,7 +51,9 @@ export function startLive(): void {
     const grant = await mint(current);
     const expiresIn = typeof grant === "object" ? grant.credential?.expires_in : undefined;
     if (expiresIn) latency.text("credential", new Date(Date.now() + expiresIn * 1000).toTimeString().slice(0, 5));
-    log.add(`${current ? "Renewed" : "Got"} a box credential from the portal${expiresIn ? ` (valid ${Math.round(expiresIn / 60)} min)` : ""}.`);
+    log.add(
+      `${current ? "Renewed" : "Got"} a box credential from the portal${expiresIn ? ` (valid ${Math.round(expiresIn / 60)} min)` : ""}.`,
+    );
     return grant;
   };
   const client = new AvatarClient({ baseUrl: "", token });
@@ -70,7 +73,12 @@ export function startLive(): void {
       return;
     }
     if (p.kind === "chat_not_configured") {
-      notices.set("problem", "error", [document.createTextNode(`${NO_MODEL} `), ...setModelWords()], [{ label: "Dismiss", run: () => notices.clear("problem") }]);
+      notices.set(
+        "problem",
+        "error",
+        [document.createTextNode(`${NO_MODEL} `), ...setModelWords()],
+        [{ label: "Dismiss", run: () => notices.clear("problem") }],
+      );
       return;
     }
     notices.set("problem", "error", p.text, [{ label: "Dismiss", run: () => notices.clear("problem") }]);
@@ -82,7 +90,9 @@ export function startLive(): void {
   window.avatarStudio = { registerTool: (name, handler) => pageTools.registerFromConsole(name, handler) };
   const persona = new PersonaPanel(client, pageTools, log, problem);
 
-  const call = new Call(client, { state, log, latency, problem });
+  // Camera and screen: one slot in every call's offer; a toggle mid-call swaps the track in it.
+  const camera: CameraControl = new CameraControl({ send: (track) => call.setCamera(track), notices, log });
+  const call = new Call(client, { state, log, latency, problem, boxLooks: (looks) => camera.setBoxLooks(looks) }, () => camera.track);
   let mic: MicControl | null = null;
   const pickers = new Pickers(
     client,
@@ -98,7 +108,9 @@ export function startLive(): void {
   );
   const loadPickers = () =>
     pickers.load().catch((err) => {
-      pickers.unavailable(`The avatars and voices appear here when the box answers. ${explain(err).kind === "box_stopped" ? "" : explain(err).text}`.trim());
+      pickers.unavailable(
+        `The avatars and voices appear here when the box answers. ${explain(err).kind === "box_stopped" ? "" : explain(err).text}`.trim(),
+      );
       problem(err);
     });
   const boxUp = () => {
@@ -111,7 +123,20 @@ export function startLive(): void {
     chatPossible = possible;
     modes.setChatPossible(possible);
   });
-  const turns = new TypedTurns({ client, call, pickers, captions, state, log, latency, problem, voiceNotice, tools: toolView, modes, chatPossible: () => chatPossible });
+  const turns = new TypedTurns({
+    client,
+    call,
+    pickers,
+    captions,
+    state,
+    log,
+    latency,
+    problem,
+    voiceNotice,
+    tools: toolView,
+    modes,
+    chatPossible: () => chatPossible,
+  });
   mic = new MicControl({ client, call, pickers, captions, state, log, latency, notices, voiceNotice, tools: toolView, problem });
   byId("voice").addEventListener("change", () => mic?.configure());
 
@@ -129,6 +154,7 @@ export function startLive(): void {
   });
   byId("clear-log").addEventListener("click", () => log.clear());
   window.addEventListener("pagehide", () => {
+    void camera.stop();
     call.drop();
     call.unprepare();
   });

@@ -160,15 +160,20 @@ export class MicControl {
       return;
     }
     log.add("Got a new box credential from the portal.");
-    notices.set("revoked", "warning", "The box ended this call: the page's credential was revoked (signed out elsewhere, or revoked by an administrator). A new one is ready.", [
-      {
-        label: "Start again",
-        run: async () => {
-          notices.clear("revoked");
-          await call.start(this.d.pickers.face()).catch((err) => this.d.problem(err));
+    notices.set(
+      "revoked",
+      "warning",
+      "The box ended this call: the page's credential was revoked (signed out elsewhere, or revoked by an administrator). A new one is ready.",
+      [
+        {
+          label: "Start again",
+          run: async () => {
+            notices.clear("revoked");
+            await call.start(this.d.pickers.face()).catch((err) => this.d.problem(err));
+          },
         },
-      },
-    ]);
+      ],
+    );
     this.say("The microphone is off: the call ended.", true);
   }
 
@@ -214,7 +219,13 @@ export class MicControl {
         this.d.tools.action(f);
         if (typeof f.paused !== "boolean") return;
         state.set({ paused: f.paused });
-        if (f.paused) notices.set("paused", "info", `The avatar paused the conversation${f.max_seconds ? ` (for up to ${f.max_seconds} s)` : ""}. Speak to go on, or:`, [{ label: "Resume", run: () => s.resume() }]);
+        if (f.paused)
+          notices.set(
+            "paused",
+            "info",
+            `The avatar paused the conversation${f.max_seconds ? ` (for up to ${f.max_seconds} s)` : ""}. Speak to go on, or:`,
+            [{ label: "Resume", run: () => s.resume() }],
+          );
         else notices.clear("paused");
       },
       reply_chunk: (f) => captions.avatarChunk(f.text),
@@ -231,7 +242,8 @@ export class MicControl {
       },
       session_expired: (f) => notices.set("expired", "warning", `${f.message} Press Start call to begin again.`),
       error: (f) => log.add(`Microphone socket: ${f.error}`, "error"),
-      reconnecting: ({ attempt, delayMs }) => this.say(`The microphone socket dropped; reconnecting (try ${attempt}, in ${Math.round(delayMs / 100) / 10} s)…`),
+      reconnecting: ({ attempt, delayMs }) =>
+        this.say(`The microphone socket dropped; reconnecting (try ${attempt}, in ${Math.round(delayMs / 100) / 10} s)…`),
       connected: () => this.mode !== "off" && this.say(this.mode === "open" ? "Open mic: speak whenever you like." : HOLD_WORDS),
       disconnected: (d) => {
         if (d.willRetry || d.reason === "client") return;

@@ -62,7 +62,15 @@ export class ModeChoice {
     this.note.hidden = this.chatPossible;
     if (this.chatPossible) this.note.replaceChildren();
     // Folded to one line, so the note does not take the face's room: why at once, what to do on a click.
-    else this.note.replaceChildren(h("details", {}, h("summary", {}, `Chat is unavailable: ${NO_MODEL.replace("Chat needs", "it needs")} Talk works without one.`), h("p", {}, ...setModelWords())));
+    else
+      this.note.replaceChildren(
+        h(
+          "details",
+          {},
+          h("summary", {}, `Chat is unavailable: ${NO_MODEL.replace("Chat needs", "it needs")} Talk works without one.`),
+          h("p", {}, ...setModelWords()),
+        ),
+      );
   }
 
   private radio(mode: TurnMode): HTMLInputElement {

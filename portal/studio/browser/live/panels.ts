@@ -42,18 +42,27 @@ export class CallState {
     private readonly onChange: (s: ShownState) => void = () => {},
   ) {}
 
-  set(patch: Partial<Pick<CallState, "connection" | "thinking" | "audioSpeaking" | "socketSpeaking" | "paused" | "micOn" | "hearing">>): void {
+  set(
+    patch: Partial<Pick<CallState, "connection" | "thinking" | "audioSpeaking" | "socketSpeaking" | "paused" | "micOn" | "hearing">>,
+  ): void {
     Object.assign(this, patch);
-    if (this.connection !== "on") Object.assign(this, { thinking: false, audioSpeaking: false, socketSpeaking: false, paused: false, hearing: false });
+    if (this.connection !== "on")
+      Object.assign(this, { thinking: false, audioSpeaking: false, socketSpeaking: false, paused: false, hearing: false });
     if (!this.micOn) this.hearing = false;
     const shown: ShownState =
-      this.connection === "off" ? "off"
-      : this.connection === "connecting" ? "connecting"
-      : this.paused ? "paused"
-      : this.audioSpeaking || this.socketSpeaking ? "speaking"
-      : this.hearing ? "hearing"
-      : this.thinking ? "thinking"
-      : "listening";
+      this.connection === "off"
+        ? "off"
+        : this.connection === "connecting"
+          ? "connecting"
+          : this.paused
+            ? "paused"
+            : this.audioSpeaking || this.socketSpeaking
+              ? "speaking"
+              : this.hearing
+                ? "hearing"
+                : this.thinking
+                  ? "thinking"
+                  : "listening";
     const text = words(shown, this.micOn);
     this.el.dataset.mic = this.micOn ? "on" : "off";
     if (text !== this.lastWords) this.el.querySelector(".state-text")!.textContent = this.lastWords = text;
@@ -173,7 +182,9 @@ export class EventLog {
 
   add(text: string, level: "info" | "error" = "info"): void {
     const now = new Date();
-    this.list.prepend(h("li", { class: level }, h("time", { datetime: now.toISOString() }, clock(now)), h("span", { class: "text" }, text)));
+    this.list.prepend(
+      h("li", { class: level }, h("time", { datetime: now.toISOString() }, clock(now)), h("span", { class: "text" }, text)),
+    );
     while (this.list.children.length > 200) this.list.lastElementChild!.remove();
   }
 

@@ -3,7 +3,14 @@
 // words, which fields changed (`POST /api/settings` takes any subset; `tools` is written whole),
 // and which field a refusal concerns. The box stays the judge: these only spare a round trip.
 import type { CatalogueRow, CustomToolInput, SettingsPatch, SettingsRecord } from "../../../../shared/client/index.ts";
-import { BUILT_IN_TOOLS, RESERVED_TOOL_NAMES, SETTINGS_LIMITS, SYSTEM_TOOLS, TOOL_MODES, TOOL_NAME_PATTERN as TOOL_NAME_RULE } from "../../../../shared/wire/settings-vocabulary.ts";
+import {
+  BUILT_IN_TOOLS,
+  RESERVED_TOOL_NAMES,
+  SETTINGS_LIMITS,
+  SYSTEM_TOOLS,
+  TOOL_MODES,
+  TOOL_NAME_PATTERN as TOOL_NAME_RULE,
+} from "../../../../shared/wire/settings-vocabulary.ts";
 
 /** The box's own limits: the page checks against the very constants its validator reads. */
 export const PERSONA_LIMITS = SETTINGS_LIMITS;
@@ -84,11 +91,13 @@ export function checkDraft(d: ToolDraft, i: number): { tool: CustomToolInput | n
     const p = textProblem(d.description, L.toolDescriptionChars);
     if (p) add("description", `${where}: the description ${p}.`);
   }
-  if (!(TOOL_MODES as readonly string[]).includes(d.mode)) add("mode", `${where}: mode is required and must be await_result or fire_and_forget.`);
+  if (!(TOOL_MODES as readonly string[]).includes(d.mode))
+    add("mode", `${where}: mode is required and must be await_result or fire_and_forget.`);
   let timeout: number | undefined;
   if (d.timeout.trim() !== "") {
     const t = Number(d.timeout);
-    if (!Number.isInteger(t) || t < L.timeoutMin || t > L.timeoutMax) add("timeout", `${where}: timeout_seconds must be a whole number from ${L.timeoutMin} to ${L.timeoutMax}.`);
+    if (!Number.isInteger(t) || t < L.timeoutMin || t > L.timeoutMax)
+      add("timeout", `${where}: timeout_seconds must be a whole number from ${L.timeoutMin} to ${L.timeoutMax}.`);
     else timeout = t;
   }
   let parameters: Record<string, unknown> | undefined;
@@ -104,7 +113,8 @@ export function checkDraft(d: ToolDraft, i: number): { tool: CustomToolInput | n
       if (!isPlainObject(value) || value.type !== "object") add("parameters", `${where}: parameters must be a JSON schema of type object.`);
       else {
         const bytes = utf8Bytes(JSON.stringify(value));
-        if (bytes > L.toolParametersBytes) add("parameters", `${where}: parameters are ${bytes} bytes of JSON; at most ${L.toolParametersBytes} are allowed.`);
+        if (bytes > L.toolParametersBytes)
+          add("parameters", `${where}: parameters are ${bytes} bytes of JSON; at most ${L.toolParametersBytes} are allowed.`);
         else parameters = value;
       }
     }
@@ -120,7 +130,11 @@ export function checkDraft(d: ToolDraft, i: number): { tool: CustomToolInput | n
 export function checkDrafts(drafts: ToolDraft[]): { tools: CustomToolInput[] | null; problems: ToolProblem[] } {
   const problems: ToolProblem[] = [];
   if (drafts.length > PERSONA_LIMITS.toolsMax) {
-    problems.push({ index: -1, field: "row", message: `tools holds ${drafts.length} definitions; at most ${PERSONA_LIMITS.toolsMax} are allowed.` });
+    problems.push({
+      index: -1,
+      field: "row",
+      message: `tools holds ${drafts.length} definitions; at most ${PERSONA_LIMITS.toolsMax} are allowed.`,
+    });
   }
   const tools: CustomToolInput[] = [];
   drafts.forEach((d, i) => {
@@ -132,7 +146,12 @@ export function checkDrafts(drafts: ToolDraft[]): { tools: CustomToolInput[] | n
   drafts.forEach((d, i) => {
     const name = d.name.trim();
     if (toolNameProblem(name)) return;
-    if (seen.has(name)) problems.push({ index: i, field: "name", message: `tools[${i}] (${name}): the name ${name} is used twice; tool names must be unique.` });
+    if (seen.has(name))
+      problems.push({
+        index: i,
+        field: "name",
+        message: `tools[${i}] (${name}): the name ${name} is used twice; tool names must be unique.`,
+      });
     seen.add(name);
   });
   return { tools: problems.length ? null : tools, problems };
@@ -178,7 +197,8 @@ const REASONING_LEVELS = ["off", "low", "medium", "high"];
 /** The record's `reasoning` as the panel shows it: a level, else automatic (""). */
 export const reasoningValue = (r: unknown): string => (typeof r === "string" && REASONING_LEVELS.includes(r) ? r : "");
 /** `system_tools` omitted means all four on. */
-export const systemToolsOf = (s: Pick<SettingsRecord, "system_tools">): string[] => SYSTEM_TOOLS.filter((n) => (s.system_tools ?? SYSTEM_TOOLS).includes(n));
+export const systemToolsOf = (s: Pick<SettingsRecord, "system_tools">): string[] =>
+  SYSTEM_TOOLS.filter((n) => (s.system_tools ?? SYSTEM_TOOLS).includes(n));
 
 /** Only the fields that differ from the record as read; `tools` whole when any tool changed. */
 export function settingsPatch(loaded: SettingsRecord, v: PersonaValues): SettingsPatch {
@@ -212,19 +232,26 @@ export function refusalTarget(message: string): RefusalTarget | null {
   const tool = /^tools\[(\d+)\](?: \([^)]*\))?(.*)$/s.exec(message);
   if (tool) {
     const rest = tool[2];
-    const field: ToolField =
-      /^: (the tool name|the name )/.test(rest) ? "name"
-      : /^: (a description|the description)/.test(rest) ? "description"
-      : /^: parameters/.test(rest) ? "parameters"
-      : /^: timeout_seconds/.test(rest) ? "timeout"
-      : /^: mode/.test(rest) ? "mode"
-      : "row";
+    const field: ToolField = /^: (the tool name|the name )/.test(rest)
+      ? "name"
+      : /^: (a description|the description)/.test(rest)
+        ? "description"
+        : /^: parameters/.test(rest)
+          ? "parameters"
+          : /^: timeout_seconds/.test(rest)
+            ? "timeout"
+            : /^: mode/.test(rest)
+              ? "mode"
+              : "row";
     return { kind: "tool", index: Number(tool[1]), field };
   }
   if (/^tools\b/.test(message)) return { kind: "tools" };
   const field = /^(system_prompt|live_model|model|provider|reasoning|emotion_responsive|system_tools)\b/.exec(message)?.[1];
   if (!field) return null;
-  return { kind: "field", field: field === "provider" ? "model" : (field as Exclude<RefusalTarget, { kind: "tool" } | { kind: "tools" }>["field"]) };
+  return {
+    kind: "field",
+    field: field === "provider" ? "model" : (field as Exclude<RefusalTarget, { kind: "tool" } | { kind: "tools" }>["field"]),
+  };
 }
 
 // ---- the catalogue in words ------------------------------------------------------------------

@@ -3,7 +3,14 @@
 // responsiveness, system tools and the custom tools editor, each tool with the answer this page
 // gives when the model calls it. Save sends only what changed (`tools` whole); a refusal is shown
 // by the field it concerns and nothing else changes.
-import { AvatarApiError, type AvatarClient, type CatalogueRow, type CustomTool, type SettingsEnvelope, type SettingsRecord } from "../../../../shared/client/index.ts";
+import {
+  AvatarApiError,
+  type AvatarClient,
+  type CatalogueRow,
+  type CustomTool,
+  type SettingsEnvelope,
+  type SettingsRecord,
+} from "../../../../shared/client/index.ts";
 import { byId, h, say } from "../dom.ts";
 import { explain } from "../words.ts";
 import type { EventLog } from "./panels.ts";
@@ -107,12 +114,25 @@ export class PersonaPanel {
       const p = explain(err);
       if (p.kind === "signed_out") this.problem(err);
       if (!this.loaded) this.enable(false);
-      say(this.status, p.kind === "box_stopped" ? "The persona appears here when the box answers." : `The persona could not be read: ${p.text}`, "error");
+      say(
+        this.status,
+        p.kind === "box_stopped" ? "The persona appears here when the box answers." : `The persona could not be read: ${p.text}`,
+        "error",
+      );
     }
   }
 
   private enable(on: boolean): void {
-    for (const el of [this.prompt, this.model, this.liveModel, this.reasoning, this.emotion, this.saveBtn, ...this.form.querySelectorAll<HTMLInputElement>("#persona-system-tools input")]) el.disabled = !on;
+    for (const el of [
+      this.prompt,
+      this.model,
+      this.liveModel,
+      this.reasoning,
+      this.emotion,
+      this.saveBtn,
+      ...this.form.querySelectorAll<HTMLInputElement>("#persona-system-tools input"),
+    ])
+      el.disabled = !on;
     this.addBtn.disabled = !on || this.rows.length >= PERSONA_LIMITS.toolsMax;
   }
 
@@ -144,7 +164,8 @@ export class PersonaPanel {
   private fillModels(select: HTMLSelectElement, models: CatalogueRow[], current: string): void {
     const opts: HTMLOptionElement[] = [];
     if (current === "") opts.push(h("option", { value: "" }, models.length ? "None chosen" : "None: this box has no models"));
-    else if (!models.some((m) => m.id === current)) opts.push(h("option", { value: current }, `${current} (not in this box's catalogue now)`));
+    else if (!models.some((m) => m.id === current))
+      opts.push(h("option", { value: current }, `${current} (not in this box's catalogue now)`));
     for (const m of models) opts.push(h("option", { value: m.id, disabled: !m.selectable && m.id !== current }, modelOptionText(m)));
     select.replaceChildren(...opts);
     select.value = current;
@@ -153,8 +174,10 @@ export class PersonaPanel {
   private facts(): void {
     const models = this.envelope?.models ?? [];
     const row = (id: string) => models.find((m) => m.id === id);
-    byId("persona-model-facts").textContent = `For a one-shot turn, with no call on. ${modelFacts(row(this.model.value), this.model.value)}`;
-    byId("persona-live-model-facts").textContent = `For every turn during a call (Chat and the microphone). ${modelFacts(row(this.liveModel.value), this.liveModel.value)}`;
+    byId("persona-model-facts").textContent =
+      `For a one-shot turn, with no call on. ${modelFacts(row(this.model.value), this.model.value)}`;
+    byId("persona-live-model-facts").textContent =
+      `For every turn during a call (Chat and the microphone). ${modelFacts(row(this.liveModel.value), this.liveModel.value)}`;
     const live = row(this.liveModel.value);
     byId("persona-reasoning-hint").textContent = live
       ? `Applies to the live model, which ${reasoningWords(live.reasoning)}; automatic uses its default (${live.default_reasoning}). The quality model takes it only if it takes a level the same way.`
@@ -163,7 +186,8 @@ export class PersonaPanel {
     const none = byId("persona-models-none");
     none.hidden = models.length > 0;
     if (models.length) none.replaceChildren();
-    else if (!none.hasChildNodes()) none.append("This box has no models in its catalogue, so there is nothing to pick yet. ", ...setModelWords());
+    else if (!none.hasChildNodes())
+      none.append("This box has no models in its catalogue, so there is nothing to pick yet. ", ...setModelWords());
     const hidden = models.filter((m) => !m.selectable);
     byId("persona-models-note").textContent = hidden.length
       ? `${hidden.length} model${hidden.length === 1 ? " is" : "s are"} listed but cannot be chosen: this deployment sends data only to models that run in Australia unless it is set to allow others.`
@@ -181,7 +205,9 @@ export class PersonaPanel {
     const full = this.rows.length >= PERSONA_LIMITS.toolsMax;
     this.addBtn.disabled = full || !this.loaded;
     byId("persona-tools-empty").hidden = this.rows.length > 0;
-    byId("add-tool-hint").textContent = full ? `A persona has at most ${PERSONA_LIMITS.toolsMax} custom tools; remove one to add another.` : "";
+    byId("add-tool-hint").textContent = full
+      ? `A persona has at most ${PERSONA_LIMITS.toolsMax} custom tools; remove one to add another.`
+      : "";
     this.rows.forEach((r, i) => (r.legend.textContent = `Tool ${i + 1}${r.name.value.trim() ? `: ${r.name.value.trim()}` : ""}`));
   }
 
@@ -236,7 +262,14 @@ export class PersonaPanel {
   // ---- saving ------------------------------------------------------------------------------------
 
   private drafts(): ToolDraft[] {
-    return this.rows.map((r) => ({ name: r.name.value, description: r.description.value, parameters: r.parameters.value, mode: r.mode.value, timeout: r.timeout.value, enabled: r.enabled.checked }));
+    return this.rows.map((r) => ({
+      name: r.name.value,
+      description: r.description.value,
+      parameters: r.parameters.value,
+      mode: r.mode.value,
+      timeout: r.timeout.value,
+      enabled: r.enabled.checked,
+    }));
   }
 
   private values(tools: PersonaValues["tools"]): PersonaValues {
@@ -291,7 +324,11 @@ export class PersonaPanel {
       const answer = await this.client.saveSettings(patch);
       this.loaded = answer.settings;
       if (this.envelope) this.envelope.settings = answer.settings;
-      say(this.result, answer.saved ? "Saved." : "Saved for this session only: this box cannot store settings, so they are lost when it restarts.", "ok");
+      say(
+        this.result,
+        answer.saved ? "Saved." : "Saved for this session only: this box cannot store settings, so they are lost when it restarts.",
+        "ok",
+      );
       this.log.add(`Persona saved (${fields.join(", ")})${answer.saved ? "" : " for this session only"}.`);
     } catch (err) {
       this.refused(err);
@@ -316,11 +353,22 @@ export class PersonaPanel {
           emotion_responsive: this.emotion,
           system_tools: null,
         };
-        const errorId = { system_prompt: "persona-prompt-error", model: "persona-model-error", live_model: "persona-live-model-error", reasoning: "persona-reasoning-error", emotion_responsive: "persona-emotion-error", system_tools: "persona-system-tools-error" }[target.field];
+        const errorId = {
+          system_prompt: "persona-prompt-error",
+          model: "persona-model-error",
+          live_model: "persona-live-model-error",
+          reasoning: "persona-reasoning-error",
+          emotion_responsive: "persona-emotion-error",
+          system_tools: "persona-system-tools-error",
+        }[target.field];
         this.fieldError(control[target.field], byId(errorId), err.message);
       }
       const shown = target !== null && !(target.kind === "tool" && !this.rows[target.index]);
-      say(this.result, shown ? "Nothing was saved: the box refused it (see the marked field)." : `Nothing was saved: ${inPageWords(err.message)}`, "error");
+      say(
+        this.result,
+        shown ? "Nothing was saved: the box refused it (see the marked field)." : `Nothing was saved: ${inPageWords(err.message)}`,
+        "error",
+      );
       this.log.add(`Persona not saved: ${err.message}`, "error");
       if (shown) this.focusFirstError();
       return;
@@ -335,7 +383,14 @@ export class PersonaPanel {
   private toolError(index: number, field: ToolField, message: string): void {
     const r = this.rows[index];
     if (!r) return;
-    const control: Record<ToolField, HTMLElement | null> = { name: r.name, description: r.description, parameters: r.parameters, mode: r.mode, timeout: r.timeout, row: null };
+    const control: Record<ToolField, HTMLElement | null> = {
+      name: r.name,
+      description: r.description,
+      parameters: r.parameters,
+      mode: r.mode,
+      timeout: r.timeout,
+      row: null,
+    };
     this.fieldError(control[field], r.errors[field], message);
   }
 

@@ -26,7 +26,11 @@ interface Saved {
 }
 
 /** The voice picker's first entry: no voice sent, the box speaks with the one that fits the face. */
-const FACE_VOICE = { value: "", label: "The face's own voice", hint: "(the box picks one that fits this avatar, unless you saved a voice of your own)" };
+const FACE_VOICE = {
+  value: "",
+  label: "The face's own voice",
+  hint: "(the box picks one that fits this avatar, unless you saved a voice of your own)",
+};
 
 function saved(): Saved {
   try {
@@ -176,7 +180,8 @@ export class Pickers {
       return;
     }
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-    const to = e.key === "Home" ? 0 : e.key === "End" ? radios.length - 1 : step === undefined ? -1 : (at + step + radios.length) % radios.length;
+    const to =
+      e.key === "Home" ? 0 : e.key === "End" ? radios.length - 1 : step === undefined ? -1 : (at + step + radios.length) % radios.length;
     if (to < 0) return;
     e.preventDefault();
     // Only the focused one can be reached with Tab: it is the one Enter would switch to.
@@ -197,7 +202,8 @@ export class Pickers {
   private restoreVoice(): void {
     if (!this.catalogue) return;
     const mine = this.pick.voices?.[this.group()?.id ?? ""];
-    if (mine && [...this.providerSelect.options].some((o) => o.value === mine.provider && !o.disabled)) this.providerSelect.value = mine.provider;
+    if (mine && [...this.providerSelect.options].some((o) => o.value === mine.provider && !o.disabled))
+      this.providerSelect.value = mine.provider;
     this.fillVoices();
   }
 
@@ -222,8 +228,19 @@ export class Pickers {
     this.grid.replaceChildren(legend);
     if (asked !== null && !askedHere) {
       const row = this.library?.find((r) => r.avatar_id === asked);
-      const why = row?.state === "preparing" ? "it is still being prepared (reload this page in a moment)" : row?.state === "failed" ? "it could not be prepared" : "it is not on this box";
-      this.grid.append(h("p", { class: "hint picker-asked", role: "status" }, `The avatar “${row?.name ?? asked}” cannot be picked: ${why}. Another one is picked meanwhile.`));
+      const why =
+        row?.state === "preparing"
+          ? "it is still being prepared (reload this page in a moment)"
+          : row?.state === "failed"
+            ? "it could not be prepared"
+            : "it is not on this box";
+      this.grid.append(
+        h(
+          "p",
+          { class: "hint picker-asked", role: "status" },
+          `The avatar “${row?.name ?? asked}” cannot be picked: ${why}. Another one is picked meanwhile.`,
+        ),
+      );
     }
     if (!a.groups.length) this.grid.append(h("p", { class: "hint" }, "The box has no avatars loaded yet."));
 
@@ -235,12 +252,29 @@ export class Pickers {
     const notHere = (this.library ?? []).filter((r) => !ownIds.has(r.avatar_id));
     const others = (this.publicRows ?? []).filter((r) => !r.mine);
 
-    if (stock.length) this.section("Stock", stock.map((g) => this.card(g, chosen, a, "Stock")));
-    this.section("Yours", [
-      ...own.map((g) => this.card(g, chosen, a, publicIds.has(g.id) ? "Yours · public" : "Yours")),
-      ...notHere.map((r) => this.blockedCard(r.name || r.avatar_id, r.state === "preparing" ? "Preparing" : r.state === "failed" ? "Failed" : "Not on this box")),
-    ], h("p", { class: "hint picker-empty" }, "None yet: ", h("a", { href: "/studio/library" }, "upload a photo on the Avatars page"), "."));
-    if (others.length) this.section("Public library", others.map((r) => this.blockedCard(r.name || r.avatar_id, "Not available here")));
+    if (stock.length)
+      this.section(
+        "Stock",
+        stock.map((g) => this.card(g, chosen, a, "Stock")),
+      );
+    this.section(
+      "Yours",
+      [
+        ...own.map((g) => this.card(g, chosen, a, publicIds.has(g.id) ? "Yours · public" : "Yours")),
+        ...notHere.map((r) =>
+          this.blockedCard(
+            r.name || r.avatar_id,
+            r.state === "preparing" ? "Preparing" : r.state === "failed" ? "Failed" : "Not on this box",
+          ),
+        ),
+      ],
+      h("p", { class: "hint picker-empty" }, "None yet: ", h("a", { href: "/studio/library" }, "upload a photo on the Avatars page"), "."),
+    );
+    if (others.length)
+      this.section(
+        "Public library",
+        others.map((r) => this.blockedCard(r.name || r.avatar_id, "Not available here")),
+      );
     this.fillTones();
   }
 
@@ -305,10 +339,17 @@ export class Pickers {
   private renderProviders(): void {
     const c = this.catalogue!;
     const usable = (g: VoiceGroup) => g.state === "ready" && g.voices.length > 0;
-    const want = [this.pick.provider, c.current_provider, c.groups.find(usable)?.provider].find((p) => c.groups.some((g) => g.provider === p && usable(g))) ?? c.current_provider;
+    const want =
+      [this.pick.provider, c.current_provider, c.groups.find(usable)?.provider].find((p) =>
+        c.groups.some((g) => g.provider === p && usable(g)),
+      ) ?? c.current_provider;
     this.providerSelect.replaceChildren(
       ...c.groups.map((g) =>
-        h("option", { value: g.provider, selected: g.provider === want, disabled: !usable(g) }, `${engineName(g.provider, g.label)}${usable(g) ? "" : " (not available)"}`),
+        h(
+          "option",
+          { value: g.provider, selected: g.provider === want, disabled: !usable(g) },
+          `${engineName(g.provider, g.label)}${usable(g) ? "" : " (not available)"}`,
+        ),
       ),
     );
     this.providerSelect.disabled = c.groups.length === 0;
@@ -346,7 +387,8 @@ export class Pickers {
   private async preview(): Promise<void> {
     const { voice, voice_provider } = this.voice();
     if (!voice) {
-      this.previewStatus.textContent = "The face's own voice is picked by the box when it speaks: choose a voice from the list to hear a sample.";
+      this.previewStatus.textContent =
+        "The face's own voice is picked by the box when it speaks: choose a voice from the list to hear a sample.";
       return;
     }
     const name = this.voicePicker.chosenName;

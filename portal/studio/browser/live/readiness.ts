@@ -59,9 +59,13 @@ export class ReadinessWatch {
     if (p.kind !== "box_stopped") return false;
     if (!this.boxDown) this.log.add(p.text, "error");
     this.boxDown = true;
-    this.list.replaceChildren(h("li", { class: "down" }, h("span", { class: "mark", "aria-hidden": "true" }, "✗"), h("span", {}, "The box is not running.")));
+    this.list.replaceChildren(
+      h("li", { class: "down" }, h("span", { class: "mark", "aria-hidden": "true" }, "✗"), h("span", {}, "The box is not running.")),
+    );
     if (this.admin) {
-      this.notices.set("box", "error", `${p.text} Start it here (you are an administrator); the page picks it up when it answers.`, [{ label: "Start the box", run: () => this.startBox() }]);
+      this.notices.set("box", "error", `${p.text} Start it here (you are an administrator); the page picks it up when it answers.`, [
+        { label: "Start the box", run: () => this.startBox() },
+      ]);
     } else {
       this.notices.set("box", "error", `${p.text} Ask an administrator of this portal to start it; this page picks it up when it answers.`);
     }
@@ -76,7 +80,9 @@ export class ReadinessWatch {
       else if (gpu.state === "none" || gpu.state === "terminated") await portalJson("POST", "/auth/gpu/launch", {});
       this.log.add(`Asked the portal to start the box (it was ${gpu.state}).`);
     } catch (err) {
-      this.notices.set("box", "error", `The box could not be started: ${explain(err).text}`, [{ label: "Try again", run: () => this.startBox() }]);
+      this.notices.set("box", "error", `The box could not be started: ${explain(err).text}`, [
+        { label: "Try again", run: () => this.startBox() },
+      ]);
       return;
     }
     await this.check();
@@ -85,22 +91,41 @@ export class ReadinessWatch {
   private render(r: Readiness): void {
     this.last = r;
     const row = (ok: boolean | "wait", text: string) =>
-      h("li", { class: ok === "wait" ? "wait" : ok ? "up" : "down" }, h("span", { class: "mark", "aria-hidden": "true" }, ok === "wait" ? "…" : ok ? "✓" : "✗"), h("span", {}, text));
+      h(
+        "li",
+        { class: ok === "wait" ? "wait" : ok ? "up" : "down" },
+        h("span", { class: "mark", "aria-hidden": "true" }, ok === "wait" ? "…" : ok ? "✓" : "✗"),
+        h("span", {}, text),
+      );
     const state = (s: string, detail: string) => (s === "starting" ? "checking…" : `${s.replace(/_/g, " ")}${detail ? `: ${detail}` : ""}`);
     const account = r.voice_origin === "user" ? "your own account" : "the box's own engine";
     this.list.replaceChildren(
-      row(r.llm_state === "starting" ? "wait" : r.llm, r.llm ? "Language model: ready (Chat works)." : `Language model: ${state(r.llm_state, r.llm_detail)}.`),
-      row(r.tts_state === "starting" ? "wait" : r.tts, r.tts ? `Voice: ready (${r.voice_provider}, ${account}).` : `Voice: ${state(r.tts_state, r.tts_detail)}.`),
-      row(r.transcribe, r.transcribe ? "Speech recognition: on (the microphone works)." : "Speech recognition: off, so the microphone cannot be used (BOX_ASR on the box)."),
+      row(
+        r.llm_state === "starting" ? "wait" : r.llm,
+        r.llm ? "Language model: ready (Chat works)." : `Language model: ${state(r.llm_state, r.llm_detail)}.`,
+      ),
+      row(
+        r.tts_state === "starting" ? "wait" : r.tts,
+        r.tts ? `Voice: ready (${r.voice_provider}, ${account}).` : `Voice: ${state(r.tts_state, r.tts_detail)}.`,
+      ),
+      row(
+        r.transcribe,
+        r.transcribe
+          ? "Speech recognition: on (the microphone works)."
+          : "Speech recognition: off, so the microphone cannot be used (BOX_ASR on the box).",
+      ),
     );
     this.chatPossible(r.llm_state !== "not_configured");
     if (r.llm_state === "not_configured") this.notices.clear("chat");
-    else if (!r.llm && r.llm_state !== "starting") this.notices.set("chat", "error", `Chat is not working now: ${r.reason} The box checks again by itself.`);
+    else if (!r.llm && r.llm_state !== "starting")
+      this.notices.set("chat", "error", `Chat is not working now: ${r.reason} The box checks again by itself.`);
     else this.notices.clear("chat");
     if (r.tts_state === "not_configured") this.notices.set("tts", "error", HOW_TO_SET_A_VOICE);
-    else if (!r.tts && r.tts_state !== "starting") this.notices.set("tts", "error", `Nothing can be spoken now: ${r.reason} The box checks again by itself.`);
+    else if (!r.tts && r.tts_state !== "starting")
+      this.notices.set("tts", "error", `Nothing can be spoken now: ${r.reason} The box checks again by itself.`);
     else this.notices.clear("tts");
-    if (r.starting) this.notices.set("starting", "info", "The box is still checking its model and voice; this page asks again in a moment.");
+    if (r.starting)
+      this.notices.set("starting", "info", "The box is still checking its model and voice; this page asks again in a moment.");
     else this.notices.clear("starting");
     this.voiceNotice(r.voice_notice);
   }

@@ -4,7 +4,15 @@
 // editor says for that tool, unless an integrator registered a handler from the console
 // (`window.avatarStudio.registerTool`), which wins while it is registered. A name with no handler
 // is answered `ok: false` by the library. The frames are shown as they happen.
-import type { ActionFrame, AvatarClient, Handlers, SocketLocalEvents, ToolCallContext, ToolFrames, ToolHandler } from "../../../../shared/client/index.ts";
+import type {
+  ActionFrame,
+  AvatarClient,
+  Handlers,
+  SocketLocalEvents,
+  ToolCallContext,
+  ToolFrames,
+  ToolHandler,
+} from "../../../../shared/client/index.ts";
 import type { Captions, EventLog } from "./panels.ts";
 
 export interface AvatarStudioApi {
@@ -75,10 +83,15 @@ export class ToolView {
         this.captions.chip(`Tool: ${f.label || f.name}`);
         this.log.add(`Tool running: ${f.label || f.name}.`);
       },
-      tool_call_started: (f) => this.log.add(`Tool call ${f.name} started (${f.mode === "fire_and_forget" ? "fire and forget: no answer awaited" : "waits for this page's answer"}).`),
+      tool_call_started: (f) =>
+        this.log.add(
+          `Tool call ${f.name} started (${f.mode === "fire_and_forget" ? "fire and forget: no answer awaited" : "waits for this page's answer"}).`,
+        ),
       tool_call: (f) => {
         this.captions.chip(`Tool call ${f.name} ${brief(f.args)}`);
-        this.log.add(`Tool call ${f.name} asks this page: arguments ${brief(f.args, 2000)}${f.mode === "await_result" ? `; answer within ${f.timeout_seconds} s` : ""}.`);
+        this.log.add(
+          `Tool call ${f.name} asks this page: arguments ${brief(f.args, 2000)}${f.mode === "await_result" ? `; answer within ${f.timeout_seconds} s` : ""}.`,
+        );
       },
       tool_call_completed: (f) => this.log.add(`Tool call ${f.name} completed in ${f.duration_ms} ms.`),
       tool_call_failed: (f) => {
@@ -89,7 +102,10 @@ export class ToolView {
       tool_handler_error: (e) => {
         this.captions.chip(`Answered ${e.name}: not done — ${e.sent}`, true);
         const real = e.error instanceof Error ? e.error.message : String(e.error);
-        this.log.add(`Answered tool call ${e.name} with ok: false, “${e.sent}”${real && real !== e.sent ? ` (the handler's error: ${real})` : ""}.`, "error");
+        this.log.add(
+          `Answered tool call ${e.name} with ok: false, “${e.sent}”${real && real !== e.sent ? ` (the handler's error: ${real})` : ""}.`,
+          "error",
+        );
       },
     };
   }
@@ -102,7 +118,9 @@ export class ToolView {
 
   answered(name: string, result: unknown, from: "console" | "editor"): void {
     this.captions.chip(`Answered ${name}: ${brief(result)}`);
-    this.log.add(`Answered tool call ${name} with ok: true, ${brief(result, 2000)} (${from === "console" ? "a handler registered from the console" : "the answer set in the persona panel"}).`);
+    this.log.add(
+      `Answered tool call ${name} with ok: true, ${brief(result, 2000)} (${from === "console" ? "a handler registered from the console" : "the answer set in the persona panel"}).`,
+    );
   }
 }
 
@@ -125,7 +143,8 @@ export class PageTools {
 
   /** `window.avatarStudio.registerTool`: wins over the editor's answer until unregistered. */
   registerFromConsole(name: string, handler: ToolHandler): () => void {
-    if (typeof name !== "string" || typeof handler !== "function") throw new TypeError("registerTool(name, handler): a tool name and a function.");
+    if (typeof name !== "string" || typeof handler !== "function")
+      throw new TypeError("registerTool(name, handler): a tool name and a function.");
     this.fromConsole.set(name, handler);
     this.sync();
     return () => {
@@ -148,7 +167,11 @@ export class PageTools {
       this.registered.delete(name);
     }
     for (const name of wanted) {
-      if (!this.registered.has(name)) this.registered.set(name, this.client.registerTool(name, (args, call) => this.answer(name, args, call)));
+      if (!this.registered.has(name))
+        this.registered.set(
+          name,
+          this.client.registerTool(name, (args, call) => this.answer(name, args, call)),
+        );
     }
   }
 
