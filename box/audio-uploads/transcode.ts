@@ -7,6 +7,7 @@ import { accessSync, constants } from "node:fs";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { diesWithParent } from "../media/parent-death.ts";
 import { adoptChild } from "../media/child-reaper.ts";
+import type { ErrorCode } from "../../shared/wire/error-codes.ts";
 
 export const CLIP_SAMPLE_RATE = 48_000;
 
@@ -33,7 +34,7 @@ export function sniffContainer(b: Uint8Array): AudioContainer | null {
   return null;
 }
 
-const refuse = (code: string, message: string) => new ApiError(400, code, message);
+const refuse = (code: ErrorCode, message: string) => new ApiError(400, code, message);
 
 /** Decodes `bytes` to mono 48 kHz s16, or throws the 400 (or 503: no ffmpeg) that says why. */
 export async function transcodeToClip(bytes: Uint8Array, o: TranscodeOptions): Promise<Int16Array> {

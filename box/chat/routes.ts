@@ -3,6 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { ApiError, UpstreamError, errorBody } from "../../shared/errors/api-error.ts";
 import { TONES } from "../../shared/wire/tones.ts";
+import { ChatBody, ToolResultBody, ToolResultDisposition } from "../../shared/wire/chat.ts";
 import { route, type RouteDef } from "../http/route.ts";
 import { readJsonObject } from "../http/json-body.ts";
 import type { AvatarRegistry } from "../avatars/registry.ts";
@@ -55,13 +56,7 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
       path: "/api/chat",
       summary: "One conversational turn: into the live session, or synthesised for /offer; NDJSON when asked",
       envelope: "flat",
-      body: Type.Object({
-        message: Type.String(),
-        voice: Type.Optional(Type.String()),
-        voice_provider: Type.Optional(Type.String()),
-        avatar: Type.Optional(Type.String()),
-        stream: Type.Optional(Type.Boolean()),
-      }),
+      body: ChatBody,
       responses: {
         200: {
           contentType: "application/json or application/x-ndjson",
@@ -176,18 +171,8 @@ export function chatRoutes(d: ChatRouteDeps): RouteDef[] {
       path: "/api/chat/tool_result",
       summary: "The application's result for a custom tool call of a typed turn (same credential)",
       envelope: "flat",
-      body: Type.Object({
-        call_id: Type.String(),
-        ok: Type.Boolean(),
-        result: Type.Optional(Type.Unknown()),
-        error: Type.Optional(Type.String()),
-      }),
-      responses: {
-        200: Type.Union([
-          Type.Object({ ok: Type.Literal(true), disposition: Type.Literal("accepted") }),
-          Type.Object({ ok: Type.Literal(false), disposition: Type.Literal("ignored"), reason: Type.String() }),
-        ]),
-      },
+      body: ToolResultBody,
+      responses: { 200: ToolResultDisposition },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 512 * 1024 });
         if (typeof body.ok !== "boolean") throw new ApiError(400, "invalid_body", "ok must be true or false.");

@@ -17,7 +17,7 @@ import type { ModerationScreen } from "./moderation.ts";
 import type { ModelRouter } from "./model-router.ts";
 import type { ToolCalls } from "./tool-calls.ts";
 import type { TurnTools } from "./turn-tools.ts";
-import type { TurnEvent } from "./turn-events.ts";
+import type { TurnEvent } from "../../shared/wire/turn-events.ts";
 import { LiveSpeech } from "./live-speech.ts";
 import type { ConfirmGate } from "./confirm-gate.ts";
 

@@ -7,7 +7,7 @@ import { runBuiltin } from "../tools/builtin/run-builtin.ts";
 import type { ToolSpec } from "../llm/types.ts";
 import { checkToolArgs, offeredParameters } from "./tool-args.ts";
 import { resultForModel, type FailReason, type ToolCalls } from "./tool-calls.ts";
-import type { TurnEvent } from "./turn-events.ts";
+import type { TurnEvent } from "../../shared/wire/turn-events.ts";
 
 /** Viewer label of a custom tool without a `tool_phrases` line in the turn's language. */
 export const CUSTOM_TOOL_LABEL = "Working on it";

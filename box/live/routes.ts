@@ -3,6 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { ApiError } from "../../shared/errors/api-error.ts";
 import { isTone, type Tone } from "../../shared/wire/tones.ts";
+import { ConnectAnswer, ConnectBody, OfferAnswer, OfferBody, TalkAnswer, TalkBody } from "../../shared/wire/live.ts";
 import { route, type RouteDef } from "../http/route.ts";
 import { readJsonObject } from "../http/json-body.ts";
 import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
@@ -16,7 +17,6 @@ import { toneFromWords } from "../text/tone-from-words.ts";
 
 export const TALK_MAX_CHARS = 4000;
 const Flat = Type.Object({ error: Type.String(), code: Type.String() });
-const Answer = { sdp: Type.String(), type: Type.Literal("answer"), avatar: Type.String() };
 
 export interface LiveRouteDeps {
   sessions: LiveSessions;
@@ -62,20 +62,8 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
       path: "/connect",
       summary: "Open the live session (closes any previous one) and answer the WebRTC offer",
       envelope: "flat",
-      body: Type.Object({
-        sdp: Type.String(),
-        type: Type.String(),
-        avatar: Type.Optional(Type.String()),
-        client_context: Type.Optional(
-          Type.Object({
-            timezone: Type.Optional(Type.String()),
-            name: Type.Optional(Type.String()),
-            location: Type.Optional(Type.String()),
-            locale: Type.Optional(Type.String()),
-          }),
-        ),
-      }),
-      responses: { 200: Type.Object({ ...Answer, silence: Type.String(), idle_stand_in: Type.Boolean() }), 400: Flat, 404: Flat },
+      body: ConnectBody,
+      responses: { 200: ConnectAnswer, 400: Flat, 404: Flat },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
         const avatar = await pickAvatar(principal.subject, optionalString(body, "avatar"));
@@ -92,15 +80,8 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
       summary:
         "One-shot session: lip-sync an uploaded clip or a reply (`audio`, default: the box's default clip) on `avatar`, in `tone` or the one its words suggest",
       envelope: "flat",
-      body: Type.Object({
-        sdp: Type.String(),
-        type: Type.String(),
-        emotion_responsive: Type.Optional(Type.Boolean()),
-        audio: Type.Optional(Type.String()),
-        avatar: Type.Optional(Type.String()),
-        tone: Type.Optional(Type.String()),
-      }),
-      responses: { 200: Type.Object({ ...Answer, emotion: Type.String(), transcript: Type.String() }), 400: Flat, 404: Flat, 503: Flat },
+      body: OfferBody,
+      responses: { 200: OfferAnswer, 400: Flat, 404: Flat, 503: Flat },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 128 * 1024 });
         const explicitTone = toneOf(body);
@@ -132,13 +113,8 @@ export function liveRoutes(d: LiveRouteDeps): RouteDef[] {
       path: "/api/talk",
       summary: "Speak text as written into the live session (answers once queued)",
       envelope: "flat",
-      body: Type.Object({
-        text: Type.Optional(Type.String()),
-        content: Type.Optional(Type.String()),
-        voice: Type.Optional(Type.String()),
-        tone: Type.Optional(Type.String()),
-      }),
-      responses: { 200: Type.Object({ ok: Type.Literal(true), spoken: Type.String() }), 400: Flat, 409: Flat, 503: Flat },
+      body: TalkBody,
+      responses: { 200: TalkAnswer, 400: Flat, 409: Flat, 503: Flat },
       handler: async ({ request, principal }) => {
         const body = await readJsonObject(request, { limitBytes: 256 * 1024 });
         const raw = body.text ?? body.content;

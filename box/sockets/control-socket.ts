@@ -12,6 +12,7 @@ import type { LiveSession } from "../live/live-session.ts";
 import type { Speaker } from "../live/speaker.ts";
 import type { VoiceAccounts } from "../tts/accounts.ts";
 import type { AvatarRegistry } from "../avatars/registry.ts";
+import type { SessionFrame } from "../../shared/wire/socket-frames.ts";
 import type { SocketConn, SocketRoute } from "./conn.ts";
 import { SocketSession, maxLengthFrom, type SocketPolicy } from "./socket-session.ts";
 import { SpeechTracker } from "./speech-tracker.ts";
@@ -45,7 +46,7 @@ class ControlSocket {
   private offNotice: () => void = () => {};
 
   constructor(
-    private readonly conn: SocketConn,
+    private readonly conn: SocketConn<SessionFrame>,
     private readonly d: ControlSocketDeps,
   ) {
     const policy = { ...d.policy, maxSeconds: maxLengthFrom(conn.query, d.policy.maxSeconds) };

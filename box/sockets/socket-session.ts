@@ -6,6 +6,7 @@
 import type { Authenticator } from "../auth/principal.ts";
 import type { LiveSession } from "../live/live-session.ts";
 import { CLOSE, windowRunOut, type SessionExpiry, type SessionWindows } from "../live/session-end.ts";
+import type { SocketSessionFrame } from "../../shared/wire/socket-frames.ts";
 import type { SocketConn } from "./conn.ts";
 
 export type SocketPolicy = SessionWindows;
@@ -28,7 +29,7 @@ export class SocketSession {
   ended = false;
 
   constructor(
-    private readonly conn: SocketConn,
+    private readonly conn: SocketConn<SocketSessionFrame>,
     private readonly auth: Authenticator,
     private readonly policy: SocketPolicy,
     private readonly onEnd: () => void,

@@ -1,10 +1,9 @@
 // Implements: GET /health, GET /api/stats, POST /disconnect, POST /api/interrupt, GET /openapi.json.
 import { Type } from "@sinclair/typebox";
+import { Health, Ok, RootInfo, Stats } from "../../shared/wire/system.ts";
 import { route, type RouteDef } from "../http/route.ts";
 import type { StatsService } from "./stats.ts";
 import type { LiveControl } from "./live.ts";
-
-const Ok = Type.Object({ ok: Type.Literal(true) });
 
 export function systemRoutes(stats: StatsService, live: LiveControl, openapi: () => unknown): RouteDef[] {
   return [
@@ -13,7 +12,7 @@ export function systemRoutes(stats: StatsService, live: LiveControl, openapi: ()
       path: "/",
       summary: "What this is and where its API description lives (public)",
       envelope: "flat",
-      responses: { 200: Type.Object({ service: Type.String(), status: Type.Literal("ok"), openapi: Type.String() }) },
+      responses: { 200: RootInfo },
       handler: () => ({ service: "avatar box", status: "ok", openapi: "/openapi.json" }),
     }),
     route({
@@ -21,13 +20,7 @@ export function systemRoutes(stats: StatsService, live: LiveControl, openapi: ()
       path: "/health",
       summary: "Liveness, the picked identity and the face playing now (public)",
       envelope: "flat",
-      responses: {
-        200: Type.Object({
-          status: Type.Literal("ok"),
-          avatar: Type.Union([Type.String(), Type.Null()]),
-          speaking_face: Type.Union([Type.String(), Type.Null()]),
-        }),
-      },
+      responses: { 200: Health },
       handler: () => ({ status: "ok", ...live.health() }),
     }),
     route({
@@ -35,14 +28,7 @@ export function systemRoutes(stats: StatsService, live: LiveControl, openapi: ()
       path: "/api/stats",
       summary: "CPU and GPU figures and the self-termination countdown (full key)",
       envelope: "flat",
-      responses: {
-        200: Type.Object({
-          shutdown_minutes: Type.Union([Type.Integer(), Type.Null()]),
-          cpu_percent: Type.Number(),
-          cpu_cores: Type.Integer(),
-          gpus: Type.Array(Type.Object({ name: Type.String(), memory_used_mb: Type.Number(), utilization: Type.Number() })),
-        }),
-      },
+      responses: { 200: Stats },
       handler: () => stats.snapshot(),
     }),
     route({

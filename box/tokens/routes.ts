@@ -1,5 +1,6 @@
 // Implements: POST /v1/streaming.create_token (errors unwrapped `{code, message}`).
 import { Type } from "@sinclair/typebox";
+import { SessionTokenAnswer, SessionTokenBody } from "../../shared/wire/session-token.ts";
 import { route, type RouteDef } from "../http/route.ts";
 import { readJsonObject } from "../http/json-body.ts";
 import type { KeyTable } from "../auth/key-table.ts";
@@ -14,9 +15,9 @@ export function tokenRoutes(keyTable: KeyTable | null): RouteDef[] {
       path: "/v1/streaming.create_token",
       summary: "Mint a stream-only session token (scope tts)",
       envelope: "unwrapped",
-      body: Type.Object({ ttl_seconds: Type.Optional(Type.Integer({ default: 300 })), ttl: Type.Optional(Type.Integer()) }),
+      body: SessionTokenBody,
       responses: {
-        200: Type.Object({ data: Type.Object({ token: Type.String(), expires_at: Type.Integer(), scope: Type.Literal("tts") }) }),
+        200: SessionTokenAnswer,
         400: Unwrapped,
         401: Unwrapped,
         503: Unwrapped,

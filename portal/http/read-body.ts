@@ -3,6 +3,7 @@
 // own 400 code, the default for an optional body, or `invalid_name` for a key without one).
 import type { Context } from "hono";
 import { ApiError } from "../../shared/errors/api-error.ts";
+import type { ErrorCode } from "../../shared/wire/error-codes.ts";
 
 /** A body that was sent but is not JSON. */
 export const UNREADABLE = Symbol("unreadable body");
@@ -21,7 +22,7 @@ export async function readBody(c: Context): Promise<unknown> {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A JSON object body; anything else (none, not JSON, not an object) is a 400 with the given code. */
-export async function readJsonObject(c: Context, code = "invalid_body"): Promise<Record<string, unknown>> {
+export async function readJsonObject(c: Context, code: ErrorCode = "invalid_body"): Promise<Record<string, unknown>> {
   const body = await readBody(c);
   if (!isObject(body)) throw new ApiError(400, code, "The request body must be a JSON object.");
   return body;

@@ -1,5 +1,6 @@
 // Implements: Errors: Envelopes (all three shapes, plus the settings refusal's `ok: false`), read
 // into ONE error class; and the public tool-error type of the client-library paragraph.
+import type { ErrorCode } from "../wire/error-codes.ts";
 
 /** Where the error was carried: an HTTP answer, a socket frame or close, or the library itself. */
 export type ErrorSource = "http" | "frame" | "close" | "local";
@@ -13,7 +14,8 @@ export class AvatarApiError extends Error {
   override readonly name = "AvatarApiError";
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** One of the service's codes (`ErrorCode`), or a code the library made (`http_502`, a close). */
+    readonly code: ErrorCode | (string & {}),
     message: string,
     readonly details: { source?: ErrorSource; closeCode?: number; body?: unknown; interrupted?: boolean; cause?: unknown } = {},
   ) {

@@ -23,6 +23,7 @@ export {
   type TokenProvider,
 } from "./credentials.ts";
 export { AvatarApiError, ToolError, parseErrorBody, type ErrorSource } from "./errors.ts";
+export type { ErrorCode } from "../wire/error-codes.ts";
 export type { Handlers } from "./events.ts";
 export { HttpCore, type FetchLike } from "./http.ts";
 export {

@@ -1,6 +1,7 @@
 // Implements: Resources and their fields, as the box and the portal answer them. Types come from
 // the wire's TypeBox schemas in shared/wire/ (type-only imports: nothing of TypeBox runs here);
-// the rest are written from the spec's tables and the box's route declarations.
+// the rest (multipart uploads, answers the box declares no schema for) are written from the spec's
+// tables and the box's route handlers.
 import type { ClientContext } from "../wire/client-context.ts";
 import type { CustomTool, SettingsEnvelope, SettingsRecord, SettingsWriteAnswer, SettingsRefusal } from "../wire/settings.ts";
 import type { CatalogueRow } from "../wire/catalogue.ts";
@@ -17,6 +18,11 @@ import type {
 } from "../wire/conversations.ts";
 import type { AvatarGroup, LoadedAvatars, VideoList, VideoRow } from "../wire/avatars.ts";
 import type { VoiceCatalogue, VoiceGroup, VoiceGroupState, VoiceRow, VoiceUploadAnswer } from "../wire/voices.ts";
+import type { Health, Ok, RootInfo, Stats } from "../wire/system.ts";
+import type { SessionToken, SessionTokenAnswer } from "../wire/session-token.ts";
+import type { ConnectAnswer, ConnectBody, OfferAnswer, OfferBody, TalkAnswer, TalkBody } from "../wire/live.ts";
+import type { ChatBody, ToolResultDisposition } from "../wire/chat.ts";
+import type { ClipList as ClipListSchema, ClipRetryAnswer, ClipRow as ClipRowSchema } from "../wire/clips.ts";
 
 export type { ClientContext, CustomTool, SettingsEnvelope, SettingsRecord, SettingsWriteAnswer, SettingsRefusal, CatalogueRow };
 export type { Readiness, AudioRow, AudioList, AudioUploadAnswer, SessionCredential, SessionCredentialAnswer };
@@ -28,83 +34,16 @@ export type CustomToolInput = Pick<CustomTool, "name" | "description" | "mode"> 
 /** Any subset of the settable fields; unsent fields are left alone, `tools` is written whole. */
 export type SettingsPatch = Partial<Omit<SettingsRecord, "tools">> & { tools?: CustomToolInput[] };
 
-export interface Ok {
-  ok: true;
-}
-export interface RootInfo {
-  service: string;
-  status: "ok";
-  openapi: string;
-}
-export interface Health {
-  status: "ok";
-  avatar: string | null;
-  speaking_face: string | null;
-}
-export interface Stats {
-  shutdown_minutes: number | null;
-  cpu_percent: number;
-  cpu_cores: number;
-  gpus: { name: string; memory_used_mb: number; utilization: number }[];
-}
-
-/** `POST /v1/streaming.create_token` (one of the three routes wrapping their payload in `data`). */
-export interface SessionTokenAnswer {
-  data: SessionToken;
-}
-export interface SessionToken {
-  token: string;
-  expires_at: number;
-  scope: "tts";
-}
-
-/** `POST /api/chat/tool_result`: a tool result sent over HTTP. */
-export type ToolResultDisposition = { ok: true; disposition: "accepted" } | { ok: false; disposition: "ignored"; reason: string };
+export type { Ok, RootInfo, Health, Stats, SessionToken, SessionTokenAnswer, ToolResultDisposition };
+export type { ConnectAnswer, OfferAnswer, TalkAnswer, ClipRetryAnswer };
 
 // ---- chat, talk, signalling ----------------------------------------------------------------------
-export interface ChatRequest {
-  message: string;
-  voice?: string;
-  voice_provider?: string;
-  avatar?: string;
-}
-export interface TalkRequest {
-  text: string;
-  voice?: string;
-  tone?: string;
-}
-export interface TalkAnswer {
-  ok: true;
-  spoken: string;
-}
-export interface ConnectRequest {
-  sdp: string;
-  type: string;
-  avatar?: string;
-  client_context?: ClientContext;
-}
-export interface ConnectAnswer {
-  sdp: string;
-  type: "answer";
-  avatar: string;
-  silence: string;
-  idle_stand_in: boolean;
-}
-export interface OfferRequest {
-  sdp: string;
-  type: string;
-  emotion_responsive?: boolean;
-  audio?: string;
-  avatar?: string;
-  tone?: string;
-}
-export interface OfferAnswer {
-  sdp: string;
-  type: "answer";
-  avatar: string;
-  emotion: string;
-  transcript: string;
-}
+/** `stream` is the library's to set (the turn's event stream is read when tools or chunks are wanted). */
+export type ChatRequest = Omit<ChatBody, "stream">;
+/** The box also reads `content` in place of `text`; the library always sends `text`. */
+export type TalkRequest = Omit<TalkBody, "text" | "content"> & { text: string };
+export type ConnectRequest = Omit<ConnectBody, "client_context"> & { client_context?: ClientContext };
+export type OfferRequest = OfferBody;
 
 // ---- avatars and clips ---------------------------------------------------------------------------
 export interface AvatarUploadAnswer {
@@ -133,24 +72,9 @@ export interface PhotoAvatarClip {
   queued: boolean;
 }
 export type ClipState = "generated" | "generating" | "failed" | "not_requested" | (string & {});
-export interface ClipRow {
-  tone: string;
-  state: ClipState;
-  variant_id: string;
-  duration_s: number;
-  updated_at: number;
-  detail: string;
-}
-export interface ClipList {
-  avatar: string;
-  clips: ClipRow[];
-}
-export interface ClipRetryAnswer {
-  avatar: string;
-  tone: string;
-  variant_id: string;
-  state: "generating";
-}
+/** The box's row, with the states the contract names spelled out. */
+export type ClipRow = Omit<ClipRowSchema, "state"> & { state: ClipState };
+export type ClipList = Omit<ClipListSchema, "clips"> & { clips: ClipRow[] };
 
 /** Multipart parts of `POST /api/avatar`; `takes` become `take__<tone>` / `take__<tone>__<n>`. */
 export interface AvatarUpload {

@@ -1,12 +1,13 @@
 // One error type for both planes. Services throw it; one handler per app maps it
 // into the envelope the spec assigns to the route (see envelope.ts).
+import type { ErrorCode } from "../wire/error-codes.ts";
 
 export type Envelope = "nested" | "unwrapped" | "flat" | "settings";
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** Force an envelope regardless of route (auth failures are always unwrapped). */
     readonly envelope?: Envelope,

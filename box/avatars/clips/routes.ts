@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { Type } from "@sinclair/typebox";
 import { ApiError } from "../../../shared/errors/api-error.ts";
 import { parseVariantId, type Tone } from "../../../shared/wire/tones.ts";
+import { ClipList, ClipRetryAnswer, ClipRetryBody } from "../../../shared/wire/clips.ts";
 import type { Principal } from "../../auth/principal.ts";
 import { readJsonObject } from "../../http/json-body.ts";
 import { route, type RouteDef } from "../../http/route.ts";
@@ -19,14 +20,6 @@ export interface ClipRouteDeps {
 }
 
 const Nested = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }) });
-const ClipRow = Type.Object({
-  tone: Type.String(),
-  state: Type.String(),
-  variant_id: Type.String(),
-  duration_s: Type.Number(),
-  updated_at: Type.Integer(),
-  detail: Type.String(),
-});
 
 export function clipRoutes(d: ClipRouteDeps): RouteDef[] {
   const find = (principal: Principal, raw: unknown): ClipTarget => {
@@ -42,7 +35,7 @@ export function clipRoutes(d: ClipRouteDeps): RouteDef[] {
       summary: "Clip state per tone of one avatar (a tone never requested is absent)",
       envelope: "nested",
       query: Type.Object({ avatar: Type.String() }),
-      responses: { 200: Type.Object({ avatar: Type.String(), clips: Type.Array(ClipRow) }), 400: Nested, 404: Nested },
+      responses: { 200: ClipList, 400: Nested, 404: Nested },
       handler: ({ principal, query }) => {
         const t = find(principal, query.get("avatar"));
         return { avatar: t.avatarId, clips: d.clips.list(t) };
@@ -53,9 +46,9 @@ export function clipRoutes(d: ClipRouteDeps): RouteDef[] {
       path: "/api/avatar/clips/retry",
       summary: "Queue the idle clip of one tone (202 generating)",
       envelope: "nested",
-      body: Type.Object({ avatar: Type.String(), tone: Type.String() }),
+      body: ClipRetryBody,
       responses: {
-        202: Type.Object({ avatar: Type.String(), tone: Type.String(), variant_id: Type.String(), state: Type.Literal("generating") }),
+        202: ClipRetryAnswer,
         400: Nested,
         403: Nested,
         404: Nested,

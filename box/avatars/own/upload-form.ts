@@ -15,6 +15,7 @@ import {
   type ImageHeader,
   type SniffedKind,
 } from "./sniff.ts";
+import type { ErrorCode } from "../../../shared/wire/error-codes.ts";
 
 export interface AvatarUploadLimits {
   /** The whole multipart body (413 `body_too_large` beyond). */
@@ -53,7 +54,7 @@ type TextField = (typeof TEXT_FIELDS)[number];
 const TAKE = /^take__([^_]+(?:_[^_]+)*)(?:__([0-9]{1,2}))?$/;
 const STORED_EXT: Record<SniffedKind, string> = { png: "png", jpeg: "jpg", mp4: "mp4", mov: "mov", webm: "webm", mkv: "mkv" };
 
-const bad = (code: string, message: string, env: Envelope) => new ApiError(400, code, message, env);
+const bad = (code: ErrorCode, message: string, env: Envelope) => new ApiError(400, code, message, env);
 const show = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 /** Reads the body up to the limit (counting bytes as they arrive, whatever Content-Length says). */

@@ -7,6 +7,7 @@ import { pcmFromBytes } from "../../stt/vad-segmenter.ts";
 import { VoiceActivity } from "../../stt/voice-activity.ts";
 import type { SileroVad } from "../../stt/silero-vad.ts";
 import type { LiveSession } from "../../live/live-session.ts";
+import type { VoiceFrame } from "../../../shared/wire/socket-frames.ts";
 import type { SocketConn } from "../conn.ts";
 import { SocketSession, maxLengthFrom } from "../socket-session.ts";
 import { PauseState } from "./pause.ts";
@@ -39,7 +40,7 @@ export class VoiceSocket implements VoiceCall {
   private readonly timers = new Map<TurnTimer, ReturnType<typeof setTimeout>>();
 
   constructor(
-    readonly conn: SocketConn,
+    readonly conn: SocketConn<VoiceFrame>,
     readonly d: VoiceSocketDeps,
     readonly live: LiveSession,
   ) {

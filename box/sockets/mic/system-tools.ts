@@ -2,6 +2,7 @@
 // pause_conversation, change_language. An action exists only when the model calls the tool.
 import { LANGUAGES, type Language } from "../../../shared/wire/tones.ts";
 import type { ToolSpec } from "../../llm/types.ts";
+import type { ActionFrame, SessionEndFrame } from "../../../shared/wire/socket-frames.ts";
 import type { SystemToolName } from "../../../shared/wire/settings.ts";
 import { ACTION_LABELS, lines } from "./lines.ts";
 import { skipHoldMs } from "./turn-taking.ts";
@@ -39,7 +40,7 @@ export const SYSTEM_TOOL_SPECS: Record<SystemToolName, ToolSpec> = {
 /** What the voice socket lends the system tools. */
 export interface SystemToolHost {
   language: Language;
-  send(frame: object): void;
+  send(frame: ActionFrame | SessionEndFrame): void;
   /** Speaks a fixed line with the current (or given) voice; resolves when it has played; false if talked over. */
   speakLine(text: string, voice?: string): Promise<boolean>;
   /** A voice that speaks `lang` (kept when the current one does), or null. */

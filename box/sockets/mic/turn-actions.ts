@@ -1,5 +1,6 @@
 // Implements: the vocabulary of the voice socket's turn-taking core (turn-core.ts): the actions
 // it asks of the socket, what the socket sees at each event, and the core's options.
+import type { VoiceFrame } from "../../../shared/wire/socket-frames.ts";
 import type { ConfirmGate } from "../../chat/confirm-gate.ts";
 
 /** The two wall-clock timers: the end of turn's backstop and the barge-in hold's. */
@@ -7,7 +8,7 @@ export type TurnTimer = "end_of_turn" | "barge_in";
 
 /** What the core asks of the adapter; done at once and in order. */
 export type TurnAction =
-  | { type: "send"; frame: Record<string, unknown> }
+  | { type: "send"; frame: VoiceFrame }
   /** Runs a turn on these words now. */
   | { type: "turn"; message: string }
   /** Runs a turn on these words behind `gate`: nothing of it shows until it is confirmed. */

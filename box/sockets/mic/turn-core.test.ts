@@ -229,7 +229,7 @@ describe("barge-in over the speaking avatar", () => {
     expect(r.acts("interrupt")).toEqual([]);
     expect(r.frames("state")).toEqual([]);
     expect(r.requests()).toEqual([]);
-    const endpoints = r.frames("endpoint").map((l) => (l.a.type === "send" ? l.a.frame.reason : null));
+    const endpoints = r.frames("endpoint").map((l) => (l.a.type === "send" && l.a.frame.type === "endpoint" ? l.a.frame.reason : null));
     expect(
       endpoints.filter((reason) => reason !== "speaking"),
       "no end of turn is scheduled while held",

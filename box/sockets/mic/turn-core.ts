@@ -6,6 +6,7 @@
 // avatar's speech, arm a timer). No socket, no timer and no clock of its own: the adapter
 // (mic-socket.ts) does what the actions say and passes the wall clock in, so a test drives it all
 // in virtual time (turn-core.test.ts).
+import type { VoiceFrame } from "../../../shared/wire/socket-frames.ts";
 import type { VadEvent } from "../../stt/vad-segmenter.ts";
 import { BargeInController } from "./barge-in.ts";
 import { TurnEndClock } from "./end-of-turn.ts";
@@ -200,7 +201,7 @@ export class TurnCore {
 
   // ---- turn-taking ----------------------------------------------------------------------
 
-  private send(frame: Record<string, unknown>): void {
+  private send(frame: VoiceFrame): void {
     this.act({ type: "send", frame });
   }
 

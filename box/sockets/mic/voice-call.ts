@@ -2,6 +2,7 @@
 // the voice socket: its connection, dependencies, live session, turn core and call settings.
 import type { Language } from "../../../shared/wire/tones.ts";
 import type { LiveSession } from "../../live/live-session.ts";
+import type { VoiceFrame } from "../../../shared/wire/socket-frames.ts";
 import type { SocketConn } from "../conn.ts";
 import type { SocketSession } from "../socket-session.ts";
 import type { PauseState } from "./pause.ts";
@@ -10,7 +11,7 @@ import type { VoiceSocketDeps } from "./mic-route.ts";
 
 /** What a turn and the system tools use of the voice socket. */
 export interface VoiceCall {
-  readonly conn: SocketConn;
+  readonly conn: SocketConn<VoiceFrame>;
   readonly d: VoiceSocketDeps;
   readonly live: LiveSession;
   readonly core: TurnCore;

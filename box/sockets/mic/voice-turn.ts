@@ -2,6 +2,7 @@
 // settled, with its frames (`state` thinking and speaking, `metric`, `reply`, `reply_error`) and,
 // for a speculative turn, every frame and effect held behind its confirmation gate.
 import { UpstreamError } from "../../../shared/errors/api-error.ts";
+import type { VoiceFrame } from "../../../shared/wire/socket-frames.ts";
 import type { ConfirmGate } from "../../chat/confirm-gate.ts";
 import { runSystemTool, systemToolSpecs } from "./system-tools.ts";
 import { voiceToolHost } from "./voice-tool-host.ts";
@@ -17,7 +18,7 @@ export class VoiceTurns {
   async run(message: string, gate: ConfirmGate | null = null): Promise<void> {
     const { conn, d, live, core } = this.call;
     const later = (fn: () => void) => (gate ? gate.hold(fn) : fn());
-    const send = (f: Record<string, unknown>) => later(() => conn.send(f));
+    const send = (f: VoiceFrame) => later(() => conn.send(f));
     later(() => {
       core.turnStarted(message);
       this.call.pause.endByReply();
