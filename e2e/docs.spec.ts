@@ -4,7 +4,7 @@
 // the page loads nothing from another origin. Screenshots: `.cache/e2e/docs-<size>.png`.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ADMIN, expect, SHOTS, signIn, test } from "./studio-fixture.ts";
+import { expect, SHOTS, signIn, test } from "./studio-fixture.ts";
 
 const SIZES = { desktop: { width: 1366, height: 768 }, phone: { width: 390, height: 844 } } as const;
 
@@ -16,7 +16,7 @@ test("the API reference lists both planes, opens an operation and fits a laptop 
     if (/^https?:/.test(r.url()) && !r.url().startsWith(studio.url)) foreign.push(r.url());
   });
   await page.setViewportSize(SIZES.desktop);
-  await signIn(page, studio, ADMIN);
+  await signIn(page, studio, "reader@example.com");
   await page.getByRole("link", { name: "API", exact: true }).click();
   await expect(page).toHaveURL(/\/docs$/);
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();

@@ -15,7 +15,7 @@ test.use({
 test("BOX_PERCEPTION=off: the camera's m-line is answered inactive and the model gets no picture", async ({ page, context, studio }) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["camera"], { origin: studio.url });
-  await signIn(page, studio);
+  await signIn(page, studio, "eyes-off@example.com");
   await page.getByRole("button", { name: "Camera", exact: true }).click();
   await expect(page.getByRole("button", { name: "Camera", exact: true })).toHaveAttribute("aria-pressed", "true");
 

@@ -7,7 +7,7 @@ import { expect, signIn, test } from "./studio-fixture.ts";
 test.use({ launchOptions: launchWith("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream=deny") });
 
 test("a refused camera or screen is explained in words, and the toggles stay off", async ({ page, studio }) => {
-  await signIn(page, studio);
+  await signIn(page, studio, "refused@example.com");
   const notice = page.locator('[data-notice="camera"]');
   const camera = page.getByRole("button", { name: "Camera", exact: true });
   const screen = page.getByRole("button", { name: "Share screen" });

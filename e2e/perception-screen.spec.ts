@@ -44,7 +44,7 @@ test("Share screen: the camera gives way, the model gets a screen-shaped picture
 }) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["camera"], { origin: studio.url });
-  await signIn(page, studio);
+  await signIn(page, studio, "screen@example.com");
   mkdirSync(SHOTS, { recursive: true });
   const cameraBtn = page.getByRole("button", { name: "Camera", exact: true });
   const screenBtn = page.getByRole("button", { name: "Share screen" });
@@ -78,7 +78,7 @@ test("Share screen: the camera gives way, the model gets a screen-shaped picture
 test("the screen shared mid-call after the camera keeps the screen's shape", async ({ page, context, studio }) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["camera"], { origin: studio.url });
-  await signIn(page, studio);
+  await signIn(page, studio, "screen@example.com");
   mkdirSync(SHOTS, { recursive: true });
   await page.getByRole("button", { name: "Start call" }).click();
   await expect(page.locator("#call-state")).toHaveAttribute("data-state", "listening", { timeout: 30_000 });

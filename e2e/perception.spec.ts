@@ -88,7 +88,7 @@ test("the camera: the vision model gets the face picture and the embedded line s
   page.on("pageerror", (e) => errors.push(e.message));
   await context.grantPermissions(["camera"], { origin: studio.url });
   await page.setViewportSize({ width: 1366, height: 768 });
-  await signIn(page, studio);
+  await signIn(page, studio, "camera@example.com");
 
   // Off at first: the page says what would be sent where.
   const cameraBtn = page.getByRole("button", { name: "Camera", exact: true });

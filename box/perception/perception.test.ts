@@ -60,6 +60,26 @@ describe("embedded perception", () => {
     }
   });
 
+  test("a still scene is not looked at again (what the face models saw stands); a changed scene is", async () => {
+    const p = new Perception({ landmarker: photoLandmarker, log: () => {}, lookEveryMs: 400 });
+    try {
+      await play(p, vp8Clip(await singlePhoto(), { width: 480, height: 830, fps: 10, seconds: 4 }), 10);
+      await waitFor(() => p.looks + p.stillSkips >= 4, 10_000, "several pictures were considered");
+      expect(p.looks, "one look at the still face").toBe(1);
+      expect(p.stillSkips).toBeGreaterThanOrEqual(3);
+      expect(p.contextLine()).toBe("The person is looking at you and smiling.");
+      await play(p, vp8Clip(await landscapePhoto(), { width: 640, height: 480, fps: 10, seconds: 3 }), 10);
+      await waitFor(
+        () => p.contextLine() === "The person's camera is on but nobody is in front of it.",
+        10_000,
+        "the changed scene was looked at",
+      );
+      expect(p.looks).toBeGreaterThanOrEqual(2);
+    } finally {
+      p.close();
+    }
+  });
+
   test("a black camera and a frozen one are 'no picture', with a log line", async () => {
     let clock = Date.now();
     const logs: string[] = [];

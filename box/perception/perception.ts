@@ -19,6 +19,16 @@ export const LOOK_EVERY_MS = 1_000;
 const BLACK_LUMA = 10;
 /** Side of the copy the face models look at (the mesh is fine at this size, and cheap). */
 const LOOK_SIDE = 512;
+/**
+ * A still scene needs no new look: when the picture's 16x16 grey thumbnail differs from the one the
+ * face models last looked at by less than this (mean absolute levels), what they saw stands, for
+ * up to STILL_MAX_MS. Camera noise averages out at that size; a person moving, leaving or turning
+ * changes it by far more (a head turn: 6-15 levels).
+ */
+const STILL_LEVELS = 2.5;
+/** Even a still scene is looked at again this often. */
+const STILL_MAX_MS = 5_000;
+const THUMB = 16;
 /** Keyframe requests (RTCP PLI) at most this often. */
 const PLI_EVERY_MS = 1_000;
 
@@ -38,7 +48,10 @@ export interface Picture {
 }
 
 export interface Sighting extends Look {
+  /** The picture this holds for. */
   at: number;
+  /** When the face models last looked (a still scene keeps their answer). */
+  lookedAt: number;
 }
 
 const defaultLog = (msg: string, detail: Record<string, unknown> = {}) => log.info(msg, detail);
@@ -61,6 +74,10 @@ export class Perception {
   pictures = 0;
   /** Times the face models looked (tests, benchmarks). */
   looks = 0;
+  /** Looks skipped because the scene had not changed (tests, benchmarks). */
+  stillSkips = 0;
+  /** The thumbnail of the picture the face models last looked at. */
+  private lookedThumb: Float32Array | null = null;
 
   constructor(private readonly o: PerceptionOptions = {}) {
     this.now = o.now ?? Date.now;
@@ -170,6 +187,17 @@ export class Perception {
       this.black = sum / (data.length / 3) < BLACK_LUMA;
       if (this.black && !wasBlack) this.log("perception: the client's video is black; no picture");
       if (this.black || !this.o.landmarker || this.closed) return;
+      const thumb = thumbnail(data, info.width, info.height);
+      if (
+        this.sighting &&
+        this.lookedThumb &&
+        at - this.sighting.lookedAt < STILL_MAX_MS &&
+        meanDiff(thumb, this.lookedThumb) < STILL_LEVELS
+      ) {
+        this.stillSkips++;
+        this.sighting = { ...this.sighting, at }; // what was seen still holds for this picture
+        return;
+      }
       const landmarker = await this.o.landmarker();
       const faces = await landmarker.detect(new Uint8Array(data.buffer, data.byteOffset, data.length), info.width, info.height, {
         iris: false,
@@ -177,7 +205,8 @@ export class Perception {
       if (this.closed) return;
       this.looks++;
       const look = lookOf(faces);
-      this.sighting = { ...look, at };
+      this.sighting = { ...look, at, lookedAt: at };
+      this.lookedThumb = thumb;
       this.awaySince = look.present ? null : (this.awaySince ?? at);
     } catch (err) {
       this.log("perception: a picture could not be looked at", { error: (err as Error).message });
@@ -189,4 +218,27 @@ export class Perception {
     this.latest = null;
     this.sighting = null;
   }
+}
+
+/** Mean grey of THUMB x THUMB cells of an RGB picture. */
+function thumbnail(rgb: Uint8Array | Buffer, width: number, height: number): Float32Array {
+  const out = new Float32Array(THUMB * THUMB);
+  const count = new Uint32Array(THUMB * THUMB);
+  for (let y = 0; y < height; y += 2) {
+    const row = Math.min(THUMB - 1, Math.floor((y * THUMB) / height)) * THUMB;
+    for (let x = 0; x < width; x += 2) {
+      const i = (y * width + x) * 3;
+      const cell = row + Math.min(THUMB - 1, Math.floor((x * THUMB) / width));
+      out[cell] += rgb[i]! * 0.299 + rgb[i + 1]! * 0.587 + rgb[i + 2]! * 0.114;
+      count[cell]++;
+    }
+  }
+  for (let c = 0; c < out.length; c++) out[c] /= Math.max(1, count[c]!);
+  return out;
+}
+
+function meanDiff(a: Float32Array, b: Float32Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += Math.abs(a[i]! - b[i]!);
+  return d / a.length;
 }

@@ -14,7 +14,8 @@ import { PauseState } from "./pause.ts";
 import { ACTION_LABELS } from "./lines.ts";
 import { VAD_MIN_SILENCE_MS } from "./end-of-turn.ts";
 import { TurnCore } from "./turn-core.ts";
-import type { Senses, TurnAction, TurnTimer } from "./turn-actions.ts";
+import type { Senses, TurnAction } from "./turn-actions.ts";
+import { TurnTimers } from "./turn-timers.ts";
 import type { VoiceCall } from "./voice-call.ts";
 import { applyConfig } from "./voice-config.ts";
 import { VoiceTurns } from "./voice-turn.ts";
@@ -37,7 +38,7 @@ export class VoiceSocket implements VoiceCall {
   voiceProvider: string | undefined;
   private offNotice: () => void = () => {};
   private readonly turns = new VoiceTurns(this);
-  private readonly timers = new Map<TurnTimer, ReturnType<typeof setTimeout>>();
+  private readonly timers = new TurnTimers((timer) => this.core.fired(timer, this.senses()));
 
   constructor(
     readonly conn: SocketConn<VoiceFrame>,
@@ -174,30 +175,18 @@ export class VoiceSocket implements VoiceCall {
     forget_voice_history: () => this.vad?.forgetHistory(),
     end_pause: () => this.pause.paused && this.pause.end("spoke"),
     activity: () => this.session.activity(),
-    arm: (a) => this.arm(a.timer, a.ms),
-    disarm: (a) => this.disarm(a.timer),
+    arm: (a) => this.timers.arm(a.timer, a.ms),
+    disarm: (a) => this.timers.disarm(a.timer),
   };
 
   private perform(a: TurnAction): void {
     (this.effects[a.type] as (a: TurnAction) => void)(a);
   }
 
-  private arm(timer: TurnTimer, ms: number): void {
-    this.disarm(timer);
-    const t = setTimeout(() => (this.timers.delete(timer), this.core.fired(timer, this.senses())), ms);
-    if (timer === "barge_in") t.unref?.(); // a held avatar never keeps the process alive
-    this.timers.set(timer, t);
-  }
-
-  private disarm(timer: TurnTimer): void {
-    clearTimeout(this.timers.get(timer));
-    this.timers.delete(timer);
-  }
-
   teardown(): void {
     this.core.close();
     this.offNotice();
-    for (const timer of [...this.timers.keys()]) this.disarm(timer);
+    this.timers.clear();
     this.pause.endByReply();
     this.session.stop();
     this.asr?.close();

@@ -1,4 +1,6 @@
 // End to end in one process: werift peer + ffmpeg encoders + paced session, received by libwebrtc.
+// An integration test (run alone): it counts dropped frames on a real-time clock, which the unit
+// project's parallel CPU-bound files (the renderer's realism checks, perception) would disturb.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MediaSession, type MediaPeer } from "./media-session.ts";
 import { createAnswerPeer } from "./peer.ts";
