@@ -13,12 +13,3 @@ export const EARLY_JS = `"use strict";
 window.${EARLY_GLOBAL} = fetch("/auth/session/credential", { method: "POST", credentials: "include", headers: { accept: "application/json" } });
 window.${EARLY_GLOBAL}.catch(function () {});
 `;
-
-/** FNV-1a of the script, its ETag. */
-function etagOf(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return `W/"${(h >>> 0).toString(16)}-${text.length.toString(16)}"`;
-}
-
-export const EARLY_ETAG = etagOf(EARLY_JS);

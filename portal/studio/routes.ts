@@ -21,7 +21,7 @@ import { SignInPage } from "./sign-in-page.tsx";
 import { DocsPage } from "./docs-page.tsx";
 import type { BoxDocument } from "../openapi/box-document.ts";
 import { portalOpenApiDocument } from "../openapi/document.ts";
-import { EARLY_ETAG, EARLY_JS } from "./early-script.ts";
+import { EARLY_JS } from "./early-script.ts";
 import { STUDIO_CSS } from "./styles.ts";
 
 /** The bundled browser script, as the runtime entry built it. */
@@ -62,7 +62,7 @@ const PAGE_HEADERS: Record<string, string> = {
   "Permissions-Policy": "microphone=(self), camera=(self), geolocation=()",
 };
 
-/** FNV-1a, enough to tell one stylesheet from the next. */
+/** FNV-1a, enough to tell one stylesheet (or script) from the next. */
 function weakEtag(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
@@ -72,6 +72,7 @@ function weakEtag(text: string): string {
 export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
   const app = new Hono<PortalHonoEnv>();
   const cssEtag = weakEtag(STUDIO_CSS);
+  const earlyEtag = weakEtag(EARLY_JS);
 
   /** The signed-in address, or null (no cookie, or one that is no longer a session). */
   async function who(c: Context): Promise<string | null> {
@@ -166,11 +167,11 @@ export function studioRoutes(deps: StudioDeps): Hono<PortalHonoEnv> {
   app.get("/studio/early.js", (c) => {
     const headers = {
       "Content-Type": "text/javascript; charset=utf-8",
-      ETag: EARLY_ETAG,
+      ETag: earlyEtag,
       "Cache-Control": "no-cache",
       "X-Content-Type-Options": "nosniff",
     };
-    if (c.req.header("if-none-match") === EARLY_ETAG) return c.body(null, 304, headers);
+    if (c.req.header("if-none-match") === earlyEtag) return c.body(null, 304, headers);
     return c.body(EARLY_JS, 200, headers);
   });
 
