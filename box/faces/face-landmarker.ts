@@ -123,10 +123,23 @@ function humanConfig(modelsUrl: string, wasmDir: string, opts: Required<FaceLand
 }
 
 /** The face detector and mesh (one per process is enough; calls are serialised). */
+/** What one `detect` call asks for; absent fields take the landmarker's defaults. */
+export interface DetectOptions {
+  /** The iris model (478 points); default true. */
+  iris?: boolean;
+  /** Most faces returned; default the landmarker's `maxFaces`. */
+  maxFaces?: number;
+  /** Turn each face's crop upright before the mesh (tilted heads); default true. */
+  rotation?: boolean;
+}
+
 export class FaceLandmarker {
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly human: Human) {}
+  private constructor(
+    private readonly human: Human,
+    private readonly maxFaces: number,
+  ) {}
 
   static async load(options: FaceLandmarkerOptions = {}): Promise<FaceLandmarker> {
     const opts = { maxFaces: 20, minConfidence: 0.35, ...options };
@@ -139,7 +152,7 @@ export class FaceLandmarker {
       await human.load();
     });
     if (human.tf.getBackend() !== "wasm") throw new Error(`face landmarks: expected the wasm backend, got ${human.tf.getBackend()}`);
-    return new FaceLandmarker(human);
+    return new FaceLandmarker(human, opts.maxFaces);
   }
 
   /** TensorFlow.js backend in use ("wasm"). */
@@ -150,22 +163,25 @@ export class FaceLandmarker {
   /**
    * Faces in an RGB image (3 bytes per pixel), largest first (`meshArea`). `iris: false` skips
    * the iris model (468 points; the lids then come from the mesh alone): a third cheaper, and the
-   * steadier choice for the frames of a video (box/faces/prepare-video.ts).
+   * steadier choice for the frames of a video (box/faces/prepare-video.ts). `maxFaces: 1` with
+   * `rotation: false` is the cheap look at a camera (box/perception): one detector pass and one mesh.
    */
-  detect(rgb: Uint8Array, width: number, height: number, options: { iris?: boolean } = {}): Promise<DetectedFace[]> {
+  detect(rgb: Uint8Array, width: number, height: number, options: DetectOptions = {}): Promise<DetectedFace[]> {
     if (rgb.length !== width * height * 3) throw new Error(`detect: ${rgb.length} bytes is not RGB ${width}x${height}`);
-    const iris = options.iris ?? true;
-    const run = this.queue.then(() => this.detectNow(rgb, width, height, iris));
+    const asked = { iris: options.iris ?? true, maxFaces: options.maxFaces ?? this.maxFaces, rotation: options.rotation ?? true };
+    const run = this.queue.then(() => this.detectNow(rgb, width, height, asked));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async detectNow(rgb: Uint8Array, width: number, height: number, iris: boolean): Promise<DetectedFace[]> {
+  private async detectNow(rgb: Uint8Array, width: number, height: number, asked: Required<DetectOptions>): Promise<DetectedFace[]> {
     const tf = this.human.tf;
     const input = tf.tensor(rgb, [1, height, width, 3], "int32");
     try {
       // Human merges this into its config for good, so every call says it.
-      const result = await this.human.detect(input, { face: { iris: { enabled: iris } } } as Partial<Config>);
+      const result = await this.human.detect(input, {
+        face: { iris: { enabled: asked.iris }, detector: { maxDetected: asked.maxFaces, rotation: asked.rotation } },
+      } as Partial<Config>);
       if (result.error) throw new Error(`face landmarks: ${result.error}`);
       return result.face
         .filter((f: FaceResult) => f.mesh.length >= 468)

@@ -80,6 +80,33 @@ describe("embedded perception", () => {
     }
   });
 
+  test("a moving scene with the same answer is looked at half as often; a changed answer brings the full rate back", async () => {
+    const p = new Perception({ landmarker: photoLandmarker, log: () => {}, lookEveryMs: 300 });
+    // The camera drifts and zooms over the face: every picture differs, so the still-scene skip never applies.
+    const drifting =
+      "scale=480:830,zoompan=z='1.1+0.08*sin(on/3)':x='iw/2-(iw/zoom/2)+25*sin(on/2)':y='ih/2-(ih/zoom/2)':d=1:s=480x830:fps=10";
+    try {
+      expect(p.lookEveryMs()).toBe(300);
+      await play(p, vp8Clip(await singlePhoto(), { width: 480, height: 830, fps: 10, seconds: 5, filter: drifting }), 10);
+      await waitFor(() => p.looks >= 4, 10_000, "four looks at the moving face");
+      expect(p.stillSkips, "the scene moved").toBe(0);
+      expect(p.contextLine()).toBe("The person is looking at you and smiling.");
+      expect(p.lookEveryMs(), "the same answer three times: half the rate").toBe(600);
+      let rateWhenChanged = 0;
+      const changed = () => {
+        const left = p.contextLine() === "The person's camera is on but nobody is in front of it.";
+        if (left) rateWhenChanged = p.lookEveryMs();
+        return left;
+      };
+      const room = play(p, vp8Clip(await landscapePhoto(), { width: 640, height: 480, fps: 10, seconds: 3 }), 10);
+      await waitFor(changed, 10_000, "the empty room was looked at");
+      await room;
+      expect(rateWhenChanged, "a changed answer: the full rate again").toBe(300);
+    } finally {
+      p.close();
+    }
+  });
+
   test("a black camera and a frozen one are 'no picture', with a log line", async () => {
     let clock = Date.now();
     const logs: string[] = [];

@@ -1,6 +1,6 @@
 import wrtc from "@roamhq/wrtc";
 import { describe, expect, test } from "vitest";
-import { prepareOffer } from "./connect.ts";
+import { CAMERA_MAX_FPS, prepareOffer } from "./connect.ts";
 
 const Peer = (wrtc as unknown as { RTCPeerConnection: new (c?: RTCConfiguration) => RTCPeerConnection }).RTCPeerConnection;
 const cameraTrack = () =>
@@ -27,6 +27,26 @@ describe("connect()'s camera option (the offer a page sends)", () => {
     } finally {
       prepared.close();
       track.stop();
+    }
+  });
+
+  test("the camera is sent at CAMERA_MAX_FPS at most (the box looks at <= 2 pictures a second and decodes every frame sent)", async () => {
+    // This libwebrtc build does not report maxFramerate back from getParameters(), so the init the
+    // page's peer is given is what is checked (Chromium honours it).
+    const inits: RTCRtpTransceiverInit[] = [];
+    class Recording extends Peer {
+      override addTransceiver(kind: MediaStreamTrack | string, init?: RTCRtpTransceiverInit): RTCRtpTransceiver {
+        inits.push(init ?? {});
+        return super.addTransceiver(kind, init);
+      }
+    }
+    const prepared = prepareOffer({ RTCPeerConnection: Recording, camera: null, iceGatheringTimeoutMs: 500 });
+    try {
+      await prepared.ready;
+      expect(inits.map((i) => i.sendEncodings?.map((e) => e.maxFramerate) ?? null)).toEqual([null, null, [CAMERA_MAX_FPS]]);
+      expect(CAMERA_MAX_FPS).toBeLessThanOrEqual(5);
+    } finally {
+      prepared.close();
     }
   });
 

@@ -47,6 +47,9 @@ export interface ConnectOptions {
   camera?: MediaStream | MediaStreamTrack | null;
 }
 
+/** Frames a second the camera or screen is sent at, at most (docs/api-notes.md "Perception"). */
+export const CAMERA_MAX_FPS = 5;
+
 /** The video track a camera option names (a stream's first video track), or null. */
 function cameraTrack(camera: MediaStream | MediaStreamTrack | null | undefined): MediaStreamTrack | null {
   if (!camera) return null;
@@ -82,7 +85,13 @@ export function prepareOffer(
   pc.addTransceiver("audio", { direction: "recvonly" });
   // The camera's m-line comes third: the avatar's video stays the offer's first video m-line.
   const track = cameraTrack(options.camera);
-  const camera = options.camera === undefined ? null : pc.addTransceiver(track ?? "video", { direction: "sendonly" }).sender;
+  // Sent at CAMERA_MAX_FPS at most: the box looks at <= 2 pictures a second, and every frame sent is
+  // one it must decode (VP8 frames depend on the ones before). Fewer frames also leave the encoder
+  // more bits for each, so a shared screen's text comes out sharper.
+  const camera =
+    options.camera === undefined
+      ? null
+      : pc.addTransceiver(track ?? "video", { direction: "sendonly", sendEncodings: [{ maxFramerate: CAMERA_MAX_FPS }] }).sender;
   const ready = pc
     .createOffer()
     .then((offer) => pc.setLocalDescription(offer))
