@@ -21,3 +21,14 @@ export const CHROMIUM_ARGS = [
 export function launchWith(...extra: string[]): { executablePath: string; args: string[] } {
   return { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extra] };
 }
+
+/**
+ * Launch options whose getDisplayMedia shares the open tab titled `title` (a real tab capture).
+ * --use-fake-ui-for-media-stream is left out: it answers the picker itself with the screen
+ * (`screen:0:0`, which headless Chromium cannot open: "Could not start video source"), and the
+ * auto-select flag is only read by the real picker.
+ */
+export function launchSharingTab(title: string): { executablePath: string; args: string[] } {
+  const args = CHROMIUM_ARGS.filter((a) => a !== "--use-fake-ui-for-media-stream");
+  return { executablePath: CHROMIUM, args: [...args, `--auto-select-tab-capture-source-by-title=${title}`] };
+}

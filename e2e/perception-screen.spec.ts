@@ -1,6 +1,7 @@
 // Perception end to end (issue 27 items 4 and 5): the live studio's Share screen toggle sends
-// Chromium's fake screen (a 1280x720 test pattern; headless Chromium has no real screen or tab to
-// pick) to the portal's local box, which shows a vision model (the fake OpenAI-protocol model,
+// Chromium's fake screen (a 1280x720 test pattern: --use-fake-ui-for-media-stream picks the screen,
+// and headless Chromium has only the fake device's; perception-screen-text.spec.ts shares a real
+// tab instead) to the portal's local box, which shows a vision model (the fake OpenAI-protocol model,
 // listed in BOX_VISION_MODELS) a picture of a screen's shape with the person's words. Camera and
 // screen share one slot: turning the screen on turns the camera off; the browser's own end of the
 // share turns the toggle off. A screen swapped in mid-call after the camera keeps the screen's
