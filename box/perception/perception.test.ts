@@ -105,7 +105,7 @@ describe("embedded perception", () => {
     } finally {
       p.close();
     }
-  });
+  }, 60_000); // 8 s of real-time video, and looks that take longer on a busy machine
 
   test("a black camera and a frozen one are 'no picture', with a log line", async () => {
     let clock = Date.now();
