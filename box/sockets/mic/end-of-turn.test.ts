@@ -28,6 +28,17 @@ function afterVoice() {
   return { clock, feed };
 }
 
+/** A clock while the VAD still counts the stretch as speech: `ms` of audio at `rms`, each whole window of it scored `p`. */
+function duringVoice() {
+  const clock = new TurnEndClock();
+  let atMs = 0;
+  const feed = (ms: number, rms: number, p: number) => {
+    clock.audio(tone(ms, rms));
+    for (; atMs + WINDOW_MS <= clock.receivedMs; atMs += WINDOW_MS) clock.window(atMs, p, true);
+  };
+  return { clock, feed };
+}
+
 describe("TurnEndClock", () => {
   it("the wait counts from the acoustic end of the voice (960), not the VAD's later end (1024)", () => {
     const { clock, feed } = afterVoice();
@@ -69,6 +80,29 @@ describe("TurnEndClock", () => {
     const { clock, feed } = afterVoice();
     feed(clock.schedule(220) + 64, 3000, 0.9);
     expect(clock.due()).toBe(false);
+  });
+
+  it("the voice is quiet once its energy has stayed under the voice's level for 40 ms, though Silero still lags", () => {
+    const { clock, feed } = duringVoice();
+    feed(320, 5, 0.02);
+    feed(640, 4000, 0.95);
+    expect(clock.voiceQuiet, "while the voice goes on").toBe(false);
+    feed(30, 5, 0.9);
+    expect(clock.voiceQuiet, "30 ms of quiet energy, Silero still at 0.9").toBe(false);
+    feed(10, 5, 0.9);
+    expect(clock.voiceQuiet, "40 ms of quiet energy: quiet, before Silero's probability decays").toBe(true);
+    feed(20, 3000, 0.9);
+    expect(clock.voiceQuiet, "the voice again").toBe(false);
+  });
+
+  it("audio too noisy for energy to tell leaves the quiet to Silero", () => {
+    const { clock, feed } = duringVoice();
+    feed(320, 1000, 0.02); // a noise floor 12 dB under the voice: under the 24 dB energy needs
+    feed(640, 4000, 0.95);
+    feed(96, 1000, 0.9);
+    expect(clock.voiceQuiet, "Silero still says voice").toBe(false);
+    feed(32, 1000, 0.2);
+    expect(clock.voiceQuiet, "Silero's quiet window").toBe(true);
   });
 
   it("clear() forgets the pending end", () => {

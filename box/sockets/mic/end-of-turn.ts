@@ -5,7 +5,7 @@
 // (endpointFor) and what a turn does stay with the socket.
 import { WINDOW_MS } from "../../stt/vad-segmenter.ts";
 import { breathyTail, turnDeadlineMs } from "./turn-taking.ts";
-import { EnergyRing } from "./voice-energy.ts";
+import { acousticVoiceEnd, EnergyRing, noiseFloor } from "./voice-energy.ts";
 
 /**
  * Silence that ends a stretch of speech for the VAD (3 windows); the words then decide how long to
@@ -13,6 +13,13 @@ import { EnergyRing } from "./voice-energy.ts";
  * that still changes and the long holds after "and", fillers and commas keep the turn.
  */
 export const VAD_MIN_SILENCE_MS = 96;
+/**
+ * Energy under the voice's level (voice-energy.ts) for this much audio makes the voice quiet for
+ * speculation, before Silero's probability has decayed under its end threshold (~60-100 ms after
+ * the last voiced sample): a reply that may start early starts ~50 ms sooner. Audio too noisy for
+ * energy to tell leaves it to the VAD.
+ */
+export const ENERGY_QUIET_MS = 40;
 /** The VAD's thresholds (vad-segmenter defaults): voice coming back after the end holds the turn. */
 const VOICE_BACK_PROBABILITY = 0.5;
 const VOICE_GONE_PROBABILITY = 0.35;
@@ -68,11 +75,20 @@ export class TurnEndClock {
   }
 
   /**
-   * The voice is quiet now: the latest window is under the VAD's end threshold and no voice came
-   * back. True from the first quiet window, before the VAD's 96 ms of silence end the stretch.
+   * The voice is quiet now: the latest window is under the VAD's end threshold, or the energy has
+   * been under the voice's level for ENERGY_QUIET_MS, and no voice came back. True from the first
+   * quiet window, before the VAD's 96 ms of silence end the stretch.
    */
   get voiceQuiet(): boolean {
-    return this.quietNow && !this.voiceBack;
+    return (this.quietNow || this.energyQuiet()) && !this.voiceBack;
+  }
+
+  /** The last ENERGY_QUIET_MS of audio received stayed under the level of the voice before them. */
+  private energyQuiet(): boolean {
+    const { hops, firstHopMs } = this.energy.hops();
+    const nowMs = this.energy.timeMs;
+    const end = acousticVoiceEnd(hops, firstHopMs, nowMs, noiseFloor(hops));
+    return end.voicedRms !== null && nowMs - end.endMs >= ENERGY_QUIET_MS;
   }
 
   /** The latest VAD window heard voice (enough of it drops a speculation in flight). */

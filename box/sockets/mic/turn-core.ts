@@ -102,9 +102,10 @@ export class TurnCore {
     if (e.type === "probability") {
       this.barge.window(e.probability, this.text());
       if (this.clock.window(e.atMs, e.probability, senses.vadSpeaking)) this.scheduleEndOfTurn();
-      else if (this.clock.voiceNow) this.spec.voiced();
-      // At the voice's first quiet window the reply may start early (speculate decides).
+      // At the voice's first quiet window the reply may start early (speculate decides); quiet
+      // energy counts before Silero's probability has decayed (its lag is not voice).
       else if (this.heardSpeech && this.clock.voiceQuiet) this.speculate();
+      else if (this.clock.voiceNow) this.spec.voiced();
     } else if (e.type === "speech_start") this.onSpeechStart();
     // The VAD reports where in the audio the voice ended; audio arrives in real time.
     else if (e.type === "speech_end") this.onSpeechEnd(e.atMs);
