@@ -5,7 +5,8 @@
 import type { LiveControl } from "../system/live.ts";
 import type { AvatarRegistry, ResolvedAvatar } from "../avatars/registry.ts";
 import type { ClientContext } from "../../shared/wire/client-context.ts";
-import { LiveSession, type LiveSessionOptions } from "./live-session.ts";
+import { LiveSession } from "./live-session.ts";
+import type { LiveSessionOptions } from "./session-types.ts";
 import { EncoderSpare } from "../media/encoder-spare.ts";
 import { prepareOpus } from "../media/opus-rtp.ts";
 import { windowRunOut, type SessionExpiry, type SessionWindows } from "./session-end.ts";

@@ -4,7 +4,8 @@
 import { ApiError, UpstreamError } from "../../shared/errors/api-error.ts";
 import type { Tone } from "../../shared/wire/tones.ts";
 import type { Utterance, UtteranceChunk } from "../tts/engine.ts";
-import { accountProblem, type VoiceAccounts, type VoicePick, type VoiceRoute } from "../tts/accounts.ts";
+import type { VoiceAccounts, VoicePick, VoiceRoute } from "../tts/accounts.ts";
+import { accountProblem } from "../tts/account-health.ts";
 import { to48kInSlices, resample } from "../tts/resample.ts";
 import { mouthTrackForUtterance } from "../lipsync/lip-sync.ts";
 import type { WordPhonemizer } from "../lipsync/word-visemes.ts";

@@ -1,7 +1,8 @@
 // Implements: avatar_speech_started / avatar_speech_ended on the control socket — once per
 // correlation id: started when its first audio goes out, ended when its last utterance finished
 // (or was cut) and nothing more is coming for it.
-import type { LiveSession, SpeechEvent } from "../live/live-session.ts";
+import type { LiveSession } from "../live/live-session.ts";
+import type { SpeechEvent } from "../live/session-types.ts";
 
 export class SpeechTracker {
   /** Ids this socket spoke under whose speech may still start. */

@@ -6,99 +6,22 @@
 // cannot be used (rejected, quota, unreachable), speech falls back to the box's engine and the
 // notice says so; it is non-empty exactly while replies are billed to the box's engine instead of
 // the account the person chose, and clears when their key works again (re-tried at most every
-// `retryMs`, at once when the saved key changes).
-import type { Client } from "@libsql/client";
+// `retryMs`, at once when the saved key changes). The failing keys and the notices are kept by
+// account-health.ts, the person's saved choice is read by voice-choices.ts, and the shapes of a
+// pick and a route are in voice-route.ts; this file routes.
 import { ApiError } from "../../shared/errors/api-error.ts";
-import type { VoiceKeyCipher, SealedVoiceKey } from "../../shared/voice-keys/crypto.ts";
+import type { VoiceKeyCipher } from "../../shared/voice-keys/crypto.ts";
 import { VoiceProviderError, type VoiceEngine, type VoiceRow } from "./engine.ts";
 import { failureOf, VoiceCatalogue, type ProviderSlot } from "./catalogue.ts";
 import type { CloneOwners } from "./clone-owners.ts";
 import { faceVoiceOf, type FaceVoice } from "./face-voice.ts";
 import { ESPEAK_PROVIDER } from "./espeak-voices.ts";
 import { stockFaceVoice } from "../avatars/stock/voices.ts";
+import { AccountHealth } from "./account-health.ts";
+import { PersonChoices, type ChoiceReader } from "./voice-choices.ts";
+import { voiceIdProblem, type ProviderEntry, type VoicePick, type VoiceRoute } from "./voice-route.ts";
 
-/** What a caller asked for on this call (all optional but the subject). */
-export interface VoicePick {
-  /** The credential subject speaking (null: the box itself, e.g. its default clip). */
-  subject: string | null;
-  voice?: string;
-  provider?: string;
-  /** The face the call speaks for (avatar or variant id): its own voice when nothing else is chosen. */
-  avatar?: string;
-}
-
-/** Who speaks one call: the engine, the voice, and on whose account. */
-export interface VoiceRoute {
-  engine: VoiceEngine;
-  provider: string;
-  label: string;
-  /** Undefined: the engine's default voice. */
-  voice?: string;
-  /** `user`: the person's own provider account (their saved key); `box`: the box's. */
-  origin: "box" | "user";
-  /** Cache/health key of the account (`box` or `owner:<owner>`). */
-  account: string;
-  /** Where the person's key failed and the box speaks instead: why (the notice). */
-  notice: string;
-  /** The sealed key a `user` route speaks with (a new one is tried at once, even while failing). */
-  sealedAt?: string;
-  /** Who the route speaks for (null or absent: the box itself): the voices it may list. */
-  subject?: string | null;
-}
-
-/** A person's saved engine choice, read from the shared database. */
-export interface OwnerChoice {
-  engine: string;
-  /** The saved key of that engine's provider, sealed (null: none saved). */
-  sealed: SealedVoiceKey | null;
-}
-
-export interface ChoiceReader {
-  choiceOf(owner: string): Promise<OwnerChoice | null>;
-}
-
-/** The portal's tables `voice_engine_choices` and `voice_keys` in the shared database (one join). */
-export class SharedVoiceChoices implements ChoiceReader {
-  constructor(private readonly client: Client) {}
-
-  async choiceOf(owner: string): Promise<OwnerChoice | null> {
-    let rows;
-    try {
-      rows = (
-        await this.client.execute({
-          sql: "SELECT c.engine AS engine, k.key_id AS key_id, k.nonce AS nonce, k.ciphertext AS ciphertext FROM voice_engine_choices c LEFT JOIN voice_keys k ON k.owner = c.owner AND k.provider = c.engine WHERE c.owner = ?",
-          args: [owner],
-        })
-      ).rows;
-    } catch (err) {
-      // The portal's tables are not in this database (a box without a portal): nobody chose.
-      if (/no such table/i.test(String((err as Error)?.message))) return null;
-      throw err;
-    }
-    const r = rows[0] as unknown as { engine: string; key_id: string | null; nonce: string | null; ciphertext: string | null } | undefined;
-    if (!r) return null;
-    return {
-      engine: r.engine,
-      sealed: r.key_id && r.nonce && r.ciphertext ? { keyId: r.key_id, nonce: r.nonce, ciphertext: r.ciphertext } : null,
-    };
-  }
-}
-
-/** A provider the box can speak through. */
-export interface ProviderEntry {
-  id: string;
-  label: string;
-  local: boolean;
-  byo: boolean;
-  clone?: boolean;
-  prepare?: boolean;
-  /** The box's own account for it (BOX_TTS engine, espeak, a box key): null when the box has none. */
-  boxEngine: VoiceEngine | null;
-  /** A client on a person's own key (hosted providers only). */
-  withKey?: (apiKey: string) => VoiceEngine;
-  /** The env variable the box's own account needs (`requires_env`), when it has none. */
-  requiresEnv?: string;
-}
+export type { ProviderEntry, VoicePick, VoiceRoute } from "./voice-route.ts";
 
 export interface VoiceAccountsOptions {
   providers: readonly ProviderEntry[];
@@ -125,32 +48,12 @@ export interface VoiceAccountsOptions {
   log?: (line: Record<string, unknown>) => void;
 }
 
-/**
- * Why `voice` cannot be any provider's voice id (null when it can): too long, control characters,
- * or a file path climbing out of a folder (espeak opens an unknown name as a voice file).
- */
-export function voiceIdProblem(voice: string): string | null {
-  if (voice.length > 200) return `${voice.length} characters`;
-  if (/[\u0000-\u001f]/.test(voice)) return "control characters";
-  if (voice.includes("\\") || voice.startsWith("/") || /(^|\/)\.\.(\/|$)/.test(voice)) return "a file path";
-  return null;
-}
-
-/** A failure that says the account (not one request) cannot be used. */
-export function accountProblem(err: unknown): boolean {
-  return err instanceof VoiceProviderError && err.status !== 404;
-}
-
 export class VoiceAccounts {
   private readonly byId: Map<string, ProviderEntry>;
-  private readonly choiceCache = new Map<string, { at: number; value: { owner: string; choice: OwnerChoice | null } | null }>();
   private readonly keyed = new Map<string, VoiceEngine>();
-  /** Accounts whose key failed: when, why, and the sealed key that failed. */
-  private readonly failing = new Map<string, { at: number; reason: string; sealedAt: string }>();
-  private readonly listeners = new Map<string, Set<(notice: string) => void>>();
-  private readonly lastNotice = new Map<string, string>();
-  /** When each person's key last passed its provider's key check. */
-  private readonly verified = new Map<string, number>();
+  /** People's failing keys and their notices. */
+  private readonly health: AccountHealth;
+  private readonly people: PersonChoices;
   private readonly now: () => number;
 
   constructor(private readonly o: VoiceAccountsOptions) {
@@ -158,6 +61,14 @@ export class VoiceAccounts {
     this.now = o.now ?? Date.now;
     this.catalogue = o.catalogue ?? new VoiceCatalogue({ now: this.now });
     if (!this.byId.get(o.boot)?.boxEngine) throw new Error(`the boot voice engine "${o.boot}" has no engine`);
+    this.health = new AccountHealth({
+      boot: this.boot,
+      provider: (id) => this.byId.get(id)!,
+      retryMs: o.retryMs ?? 30_000,
+      now: this.now,
+      log: o.log,
+    });
+    this.people = new PersonChoices({ choices: o.choices, ownerOf: o.ownerOf, choiceTtlMs: o.choiceTtlMs, now: this.now, log: o.log });
   }
 
   readonly catalogue: VoiceCatalogue;
@@ -221,7 +132,7 @@ export class VoiceAccounts {
   private async routeOf(pick: VoicePick): Promise<VoiceRoute> {
     const bad = pick.voice === undefined ? null : voiceIdProblem(pick.voice);
     if (bad) throw new ApiError(400, "unknown_voice", `voice is not a voice id (${bad}).`);
-    const person = pick.subject ? await this.personOf(pick.subject) : null;
+    const person = pick.subject ? await this.people.personOf(pick.subject) : null;
     const wanted = pick.provider ?? (person?.choice && this.byId.has(person.choice.engine) ? person.choice.engine : this.o.boot);
     const p = this.byId.get(wanted);
     if (!p)
@@ -242,20 +153,15 @@ export class VoiceAccounts {
     const sealed = person?.choice?.engine === p.id ? person.choice.sealed : null;
     if (sealed && p.withKey && person && this.o.cipher) {
       const account = `owner:${person.owner}:${p.id}`;
-      const failed = this.failing.get(account);
       const sealedAt = sealed.ciphertext;
-      if (failed && failed.sealedAt === sealedAt && this.now() - failed.at < (this.o.retryMs ?? 30_000)) {
-        return this.fallback(p, failed.reason, pick);
-      }
+      const failing = this.health.failingReason(account, sealedAt);
+      if (failing !== null) return this.health.fallback(p, failing, pick);
       let key: string;
       try {
         key = await this.o.cipher.open(person.owner, p.id, sealed);
       } catch (err) {
         const reason = `your saved ${p.label} key cannot be read on this box (${(err as Error).message})`;
-        this.failing.set(account, { at: this.now(), reason, sealedAt });
-        const fallback = this.fallback(p, reason, pick);
-        if (pick.subject) this.announce(pick.subject, fallback.notice);
-        return fallback;
+        return this.health.unreadable(p, account, sealedAt, reason, pick);
       }
       const engine = this.keyedEngine(p, key);
       return { engine, provider: p.id, label: p.label, voice, origin: "user", account, notice: "", sealedAt, subject: pick.subject };
@@ -334,50 +240,27 @@ export class VoiceAccounts {
 
   /**
    * Checks a person's key with its provider (the provider's cheapest call), at most once per
-   * `retryMs` per key: readiness and the catalogue report a key that cannot be used before any
-   * reply is spoken. Answers the route that will speak (the box's, with the notice, on failure).
+   * `retryMs` per key. Answers the route that will speak (the box's, with the notice, on failure).
    */
-  async verify(route: VoiceRoute, subject: string | null): Promise<VoiceRoute> {
-    const engine = route.engine as VoiceEngine & { checkKey?: () => Promise<unknown> };
-    if (route.origin !== "user" || !engine.checkKey) return route;
-    const mark = `${route.account}\u0000${route.sealedAt ?? ""}`;
-    const at = this.verified.get(mark);
-    if (at !== undefined && this.now() - at < (this.o.retryMs ?? 30_000)) return route;
-    try {
-      await engine.checkKey();
-      this.verified.set(mark, this.now());
-      this.succeeded(route, subject);
-      return route;
-    } catch (err) {
-      if (!accountProblem(err)) return route;
-      return this.failed(route, err, subject);
-    }
+  verify(route: VoiceRoute, subject: string | null): Promise<VoiceRoute> {
+    return this.health.verify(route, subject);
   }
 
   /** After a call on `route`: a person's account that failed is remembered (and the notice set). */
   failed(route: VoiceRoute, err: unknown, subject: string | null): VoiceRoute {
-    if (route.origin !== "user") return route;
-    const reason = (err as Error)?.message?.replace(/[.\s]+$/, "") ?? String(err);
-    this.failing.set(route.account, { at: this.now(), reason, sealedAt: route.sealedAt ?? "" });
-    for (const k of this.verified.keys()) if (k.startsWith(`${route.account}\u0000`)) this.verified.delete(k);
-    this.o.log?.({ level: "warn", msg: "voice account failing; speaking with the box's engine", provider: route.provider, reason });
-    const p = this.byId.get(route.provider)!;
-    const fallback = this.fallback(p, reason, { subject, voice: undefined });
-    if (subject) this.announce(subject, fallback.notice);
-    return fallback;
+    return this.health.failed(route, err, subject);
   }
 
   /** After a call on `route` worked: a person's account that was failing is well again. */
   succeeded(route: VoiceRoute, subject: string | null): void {
-    if (route.origin === "user" && this.failing.delete(route.account) && subject) this.announce(subject, "");
-    else if (subject && route.notice === "" && this.lastNotice.get(subject)) this.announce(subject, "");
+    this.health.succeeded(route, subject);
   }
 
   /** The notice a caller would get now (readiness, catalogue, chat bodies). */
   async noticeFor(subject: string): Promise<string> {
     try {
       const r = await this.route({ subject });
-      if (r.notice && this.lastNotice.get(subject) !== r.notice) this.announce(subject, r.notice);
+      if (r.notice) this.health.announce(subject, r.notice);
       return r.notice;
     } catch {
       return "";
@@ -386,33 +269,7 @@ export class VoiceAccounts {
 
   /** Calls `listener` whenever `subject`'s notice changes (a socket's `voice_notice`/`warning`). */
   onNotice(subject: string, listener: (notice: string) => void): () => void {
-    let set = this.listeners.get(subject);
-    if (!set) this.listeners.set(subject, (set = new Set()));
-    set.add(listener);
-    return () => set!.delete(listener);
-  }
-
-  private announce(subject: string, notice: string): void {
-    if ((this.lastNotice.get(subject) ?? "") === notice) return;
-    this.lastNotice.set(subject, notice);
-    for (const l of this.listeners.get(subject) ?? []) l(notice);
-  }
-
-  private fallback(p: ProviderEntry, reason: string, pick: VoicePick): VoiceRoute {
-    const box = this.boot;
-    const notice = `Your ${p.label} key could not be used (${reason.replace(/[.\s]+$/, "")}); replies are spoken with the box's own voice (${box.label}) until it works again.`;
-    // The picked voice belongs to the failing provider: the box's engine speaks with its default.
-    const voice = box.id === p.id ? pick.voice : undefined;
-    return {
-      engine: box.boxEngine!,
-      provider: box.id,
-      label: box.label,
-      voice,
-      origin: "box",
-      account: "box",
-      notice,
-      subject: pick.subject,
-    };
+    return this.health.onNotice(subject, listener);
   }
 
   private keyedEngine(p: ProviderEntry, key: string): VoiceEngine {
@@ -424,21 +281,5 @@ export class VoiceAccounts {
       this.keyed.set(k, e);
     }
     return e;
-  }
-
-  private async personOf(subject: string): Promise<{ owner: string; choice: OwnerChoice | null } | null> {
-    const hit = this.choiceCache.get(subject);
-    if (hit && this.now() - hit.at < (this.o.choiceTtlMs ?? 5_000)) return hit.value;
-    let value: { owner: string; choice: OwnerChoice | null } | null = null;
-    const owner = this.o.ownerOf ? await this.o.ownerOf(subject).catch(() => undefined) : undefined;
-    if (owner && this.o.choices) {
-      const choice = await this.o.choices.choiceOf(owner).catch((err: Error) => {
-        this.o.log?.({ level: "warn", msg: "voice choice unreadable", error: err.message });
-        return null;
-      });
-      value = { owner, choice };
-    }
-    this.choiceCache.set(subject, { at: this.now(), value });
-    return value;
   }
 }

@@ -8,7 +8,8 @@ import type { BoxEnv } from "../env.ts";
 import type { KeyTable } from "../auth/key-table.ts";
 import { voiceSlotField } from "../../shared/wire/settings.ts";
 import type { SettingsService } from "../settings/service.ts";
-import { SharedVoiceChoices, VoiceAccounts, type ProviderEntry } from "./accounts.ts";
+import { VoiceAccounts, type ProviderEntry } from "./accounts.ts";
+import { SharedVoiceChoices } from "./voice-choices.ts";
 import { CloneOwners } from "./clone-owners.ts";
 import type { VoiceEngine, VoiceEngineInfo } from "./engine.ts";
 

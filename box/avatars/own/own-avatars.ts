@@ -1,43 +1,22 @@
 // Implements: own faces (docs/architecture.md "Own faces"; spec "Box: avatars and clips", "Loaded avatars",
 // fact 8): the uploaded avatars of every credential subject, their preparation in a bounded
 // queue, delete, and the observations the portal's library reads. One owner's avatar is
-// invisible to every other caller: each query takes the caller's subject.
+// invisible to every other caller: each query takes the caller's subject. A video's loops are
+// prepared and read back by video-loops.ts, the library's observations written by
+// observations.ts; this file keeps the entries, the intake and the preparation queue's job.
 import { ApiError } from "../../../shared/errors/api-error.ts";
 import { variantId, type Tone } from "../../../shared/wire/tones.ts";
-import { anchorsToVector, type FaceAnchors, type PreparedFace } from "../../render/prepared-face.ts";
-import type { FrameSource, FrameSources } from "../frame-source.ts";
-import { FrameLoop, anchorsFromVector } from "./frame-loop.ts";
+import type { PreparedFace } from "../../render/prepared-face.ts";
+import type { FrameSources } from "../frame-source.ts";
 import { ownerDir } from "./ids.ts";
-import { journal, type LoopMeta, type OwnManifest, type OwnState } from "./manifest.ts";
+import { journal, type OwnManifest } from "./manifest.ts";
+import { LibraryObservations } from "./observations.ts";
 import { PrepareQueue } from "./prepare-queue.ts";
+import type { PreparePhoto, PrepareVideo } from "./preparers.ts";
 import { drainEraseOrders, type SharedRecords } from "./shared-records.ts";
 import { OwnAvatarStore, sha256Hex } from "./store.ts";
-import type { VideoSource } from "../../faces/prepare-video.ts";
-import { BadVideo, probeVideo } from "./video.ts";
+import { loadLoops, prepareVideoLoops } from "./video-loops.ts";
 import { log as boxLog, type LogLevel } from "../../../shared/util/log.ts";
-
-export interface PhotoPrepared {
-  face: PreparedFace;
-  facesFound: number;
-  detail: string;
-  landmarks: { x: number; y: number }[];
-}
-export type PreparePhoto = (bytes: Uint8Array, opts: { size: number; framing?: string }) => Promise<PhotoPrepared>;
-
-/** A video's idle loop as the preparer hands it over (box/faces/prepare-video.ts). */
-export interface VideoPrepared {
-  /** The loop's first frame. */
-  face: PreparedFace;
-  /** I420 frames at the video size; frames[0] is face.i420. */
-  frames: Uint8Array[];
-  anchors: FaceAnchors[];
-  landmarks: { x: number; y: number }[];
-  facesFound: number;
-  detail: string;
-  loop: { startS: number; seconds: number; fps: number };
-}
-/** `width`/`height`: the size the frames are shown at (ffprobe, rotation applied). */
-export type PrepareVideo = (src: VideoSource, opts: { size: number; framing?: string }) => Promise<VideoPrepared>;
 
 export interface OwnAvatarsOptions {
   dataDir: string;
@@ -78,14 +57,15 @@ export class OwnAvatars {
   /** Keys with an upload between its checks and its queueing (so two at once cannot both pass). */
   private readonly intake = new Set<string>();
   private readonly listeners = new Set<(owner: string, id: string) => void>();
-  /** Uploads whose observation has not landed yet: an erase order pending for their id is older. */
-  private readonly unlisted = new WeakSet<OwnManifest>();
+  /** What the portal's library is told of each avatar. */
+  private readonly observations: LibraryObservations;
   readonly now: () => number;
 
   private constructor(readonly opts: OwnAvatarsOptions) {
     this.store = new OwnAvatarStore(opts.dataDir);
     this.queue = new PrepareQueue(opts.queueCapacity ?? 16);
     this.now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+    this.observations = new LibraryObservations(opts);
   }
 
   /** At boot: sweep cut-off writes, drain erase orders, load every prepared face, re-queue the rest. */
@@ -109,7 +89,7 @@ export class OwnAvatars {
       if (m.state === "ready") entry.face = await own.store.loadFace(m.owner, m.avatar_id, opts.size);
       if (entry.face && m.source_kind === "video") {
         // A video prepared before it kept its motion, or whose loop is damaged: prepare again.
-        entry.loops = await own.loadLoops(m, entry.face);
+        entry.loops = await loadLoops(own.store, m, entry.face, opts.size);
         if (!entry.loops) entry.face = null;
       }
       // Cut off mid-preparation, prepared files damaged, or made for another video size: prepare again.
@@ -183,8 +163,8 @@ export class OwnAvatars {
       this.entries.set(key, entry);
       this.changed(m);
       await this.store.saveManifest(m);
-      this.unlisted.add(m);
-      void this.observe(m, true);
+      this.observations.uploaded(m);
+      void this.observations.observe(m, true);
       return { done: this.queuePreparation(entry, false) };
     } finally {
       this.intake.delete(key);
@@ -220,7 +200,7 @@ export class OwnAvatars {
       const framing = m.builds_planned && m.framing ? { framing: m.framing } : {};
       const r =
         m.source_kind === "video"
-          ? await this.prepareVideoLoops(m, framing.framing)
+          ? await prepareVideoLoops(this.store, m, framing.framing, this.opts)
           : await this.opts.preparePhoto(bytes, { size: this.opts.size, ...framing });
       const size = this.opts.size;
       if (r.face.width !== size || r.face.height !== size || r.face.i420.length !== (size * size * 3) / 2) {
@@ -235,7 +215,7 @@ export class OwnAvatars {
         { landmarks: r.landmarks, faces_found: r.facesFound, detail: r.detail },
         preview,
       );
-      const loops = m.source_kind === "video" ? await this.loadLoops(m, r.face) : null;
+      const loops = m.source_kind === "video" ? await loadLoops(this.store, m, r.face, this.opts.size) : null;
       if (m.source_kind === "video" && !loops) throw new Error("the prepared loop could not be read back from the volume");
       m.state = "ready";
       m.detail = r.detail;
@@ -259,77 +239,7 @@ export class OwnAvatars {
       log("info", "own avatar failed to prepare", { avatar: m.avatar_id, detail });
     }
     this.changed(m);
-    await this.observe(m, false);
-  }
-
-  /**
-   * A video's idle loops: the base video's, then one per `take__<tone>` (the first take of a tone
-   * that yields a loop; a tone whose takes all fail plays the base video). Every loop is on the
-   * volume before this returns; the base loop's meta, written last, lists the tones with takes.
-   */
-  private async prepareVideoLoops(m: OwnManifest, framing: string | undefined): Promise<PhotoPrepared> {
-    const prepare = this.opts.prepareVideo;
-    if (!prepare) throw new Error("video preparation is not available on this box");
-    const loopOf = async (file: string) => {
-      const path = this.store.fileIn(m, file);
-      const info = await probeVideo(path);
-      return prepare(
-        { path, demuxer: info.demuxer, width: info.displayWidth, height: info.displayHeight, durationS: info.durationS },
-        { size: this.opts.size, framing },
-      );
-    };
-    const base = await loopOf(m.source_file);
-    const notes = [base.detail.replace(/\.?$/, ".")];
-    const takeTones: string[] = [];
-    const tones = [...new Set(m.takes.map((t) => t.tone))].filter((t) => m.tones.includes(t));
-    for (const tone of tones) {
-      const why: string[] = [];
-      for (const take of m.takes.filter((t) => t.tone === tone).sort((a, b) => a.n - b.n)) {
-        const name = `take__${tone}${take.n ? `__${take.n}` : ""}`;
-        try {
-          const v = await loopOf(take.file);
-          await this.store.saveLoop(m.owner, m.avatar_id, tone, v.frames, loopMeta(v, take.file, []));
-          takeTones.push(tone);
-          notes.push(`${tone}: its own idle loop from ${name} (${v.loop.seconds.toFixed(1)} s from ${v.loop.startS.toFixed(1)} s).`);
-          break;
-        } catch (err) {
-          if (!this.opts.isPhotoError(err) && !(err instanceof BadVideo)) throw err;
-          why.push(`${name}: ${(err as Error).message}`);
-        }
-      }
-      if (why.length && !takeTones.includes(tone))
-        notes.push(`${tone}: no take could be used (${why.join(" ")}), so it plays the base video with the ${tone} resting expression.`);
-    }
-    await this.store.saveLoop(m.owner, m.avatar_id, null, base.frames, loopMeta(base, m.source_file, takeTones));
-    return { face: base.face, facesFound: base.facesFound, landmarks: base.landmarks, detail: notes.join(" ") };
-  }
-
-  /** The loops of a ready video as the live session plays them, or null when one is missing or damaged. */
-  private async loadLoops(m: OwnManifest, still: PreparedFace): Promise<FrameSources | null> {
-    const size = this.opts.size;
-    const source = async (tone: string | null, meta: LoopMeta): Promise<FrameSource | null> => {
-      const first =
-        tone === null
-          ? still
-          : await this.store
-              .readLoopFrame(m.owner, m.avatar_id, tone, 0, meta.frame_bytes)
-              .then((i420) => i420 && { width: size, height: size, i420, anchors: anchorsFromVector(meta.anchors[0]) });
-      if (!first) return null;
-      return new FrameLoop(meta.count, meta.anchors.map(anchorsFromVector), first, size, () =>
-        this.store.readLoopFrames(m.owner, m.avatar_id, tone),
-      );
-    };
-    const baseMeta = await this.store.loadLoopMeta(m.owner, m.avatar_id, null, size);
-    const base = baseMeta && (await source(null, baseMeta));
-    if (!baseMeta || !base) return null;
-    const takes: FrameSources["takes"] = {};
-    for (const tone of baseMeta.take_tones) {
-      const meta = await this.store.loadLoopMeta(m.owner, m.avatar_id, tone, size);
-      const take = meta && (await source(tone, meta));
-      if (!take) return null;
-      takes[tone] = take;
-    }
-    return { base, takes };
+    await this.observations.observe(m, false);
   }
 
   /**
@@ -358,61 +268,11 @@ export class OwnAvatars {
     await this.store.remove(subject, id);
     this.changed(entry.manifest);
     const m = entry.manifest;
-    void this.observe(
+    void this.observations.observe(
       { ...m, state: "failed", detail: "Deleted from the box (POST /api/avatar/delete); the prepared face and its media are gone." },
       false,
     );
   }
-
-  /** Writes the library observation; the shared database being down never fails the avatar. */
-  private async observe(m: OwnManifest & { state: OwnState }, upload: boolean): Promise<void> {
-    const records = this.opts.records;
-    if (!records) return;
-    try {
-      let consentId: string | null = null;
-      if (m.builds_planned && m.consent_token && m.source_kind !== "video") {
-        consentId = (await records.checkConsent(m.consent_token, m.sha256)) === "ok" ? m.consent_token : null;
-      }
-      const owner = this.opts.ownerOf ? await this.opts.ownerOf(m.owner) : undefined;
-      // Until an upload is listed, an erase order for its id was made from the upload it replaced.
-      const replacesErased = this.unlisted.has(m);
-      const r = await records.observe({
-        subject: m.owner,
-        avatarId: m.avatar_id,
-        ...(owner !== undefined ? { owner } : {}),
-        name: m.name,
-        sourceKind: m.source_kind,
-        state: m.state,
-        detail: m.detail,
-        consentId,
-        upload: upload || replacesErased,
-        replacesErased,
-      });
-      if (r === "written") this.unlisted.delete(m);
-      else log("warn", "observation not written: an erase order for this avatar is pending", { avatar: m.avatar_id });
-    } catch (err) {
-      log("error", "avatar observation not written", { avatar: m.avatar_id, error: String((err as Error)?.message ?? err) });
-    }
-  }
-}
-
-function loopMeta(v: VideoPrepared, from: string, takeTones: string[]): LoopMeta {
-  const round = (x: number) => Math.round(x * 100) / 100;
-  return {
-    version: 1,
-    width: v.face.width,
-    height: v.face.height,
-    fps: v.loop.fps,
-    count: v.frames.length,
-    frame_bytes: v.face.i420.length,
-    play: "pingpong",
-    from,
-    start_s: round(v.loop.startS),
-    seconds: round(v.loop.seconds),
-    anchors: v.anchors.map((a) => Array.from(anchorsToVector(a), round)),
-    take_tones: takeTones,
-    detail: v.detail,
-  };
 }
 
 export function keyOf(subject: string, id: string): string {

@@ -17,7 +17,8 @@ import { avatarRoutes } from "../routes.ts";
 import { loadStockFaces } from "../stock/index.ts";
 import { withCallers } from "./caller.ts";
 import { ownerDir } from "./ids.ts";
-import { OwnAvatars, type OwnAvatarsOptions, type PrepareVideo } from "./own-avatars.ts";
+import { OwnAvatars, type OwnAvatarsOptions } from "./own-avatars.ts";
+import type { PrepareVideo } from "./preparers.ts";
 
 const SIZE = 64;
 const KEY = "key_video";

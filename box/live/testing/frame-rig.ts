@@ -4,7 +4,8 @@
 import type { ResolvedAvatar } from "../../avatars/registry.ts";
 import type { FaceRenderer } from "../../render/face-renderer.ts";
 import { concat } from "../../stt/testing/speech-audio.ts";
-import { LiveSession, type SpeechEvent } from "../live-session.ts";
+import { LiveSession } from "../live-session.ts";
+import type { SpeechEvent } from "../session-types.ts";
 
 export interface Shot {
   frame: number;
