@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AvatarApiError } from "../../shared/client/index.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
-import { gpuWords, NO_DRIVER } from "./browser/gpu.ts";
+import { gpuWords, NO_DRIVER } from "./browser/gpu-words.ts";
 import { SECRET_SHAPE, unlabelled } from "./testing/page-checks.ts";
 
 let portal: TestPortal;

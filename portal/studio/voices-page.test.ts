@@ -2,13 +2,13 @@
 // sign-in; the page is HTML with its security headers, every field labelled, key inputs that are
 // password fields the browser does not fill; it never carries a saved key (not even its hint: the
 // script reads that from `/auth/voice/settings`). Then the script's reading of the box's states
-// against the person's settings (browser/voices.ts `engineState`), which needs no DOM.
+// against the person's settings (browser/voices-engine-state.ts `engineState`), which needs no DOM.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VoiceCatalogue, VoiceGroup } from "../../shared/client/index.ts";
 import { createTestPortal, type TestPortal } from "../testing/test-portal.ts";
 import { startFakeElevenLabs, type FakeElevenLabs } from "../voice-keys/testing/fake-elevenlabs.ts";
 import type { VoiceSettings } from "../voice-keys/schema.ts";
-import { boxHasChatterbox, engineState, type Live } from "./browser/voices.ts";
+import { boxHasChatterbox, engineState, type Live } from "./browser/voices-engine-state.ts";
 import type { StudioScript } from "./routes.ts";
 import { unlabelled } from "./testing/page-checks.ts";
 

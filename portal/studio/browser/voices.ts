@@ -1,130 +1,34 @@
-// The Voices page (portal/studio/voices-page.tsx renders its cards): the person's saved keys and
-// engine choice from the portal (`/auth/voice/*`), and what the box says about each engine now
-// (`GET /api/voices` through the client library, with a portal-minted credential). A key goes to
-// the portal once, in the PUT body; the page shows only its masked hint and clears the input.
-// "Your voice" (the settings record's voice slot of the person's engine) uses the studio's voice
-// picker. A failure is said next to what failed (the key's form, the engine form, the picker) and
-// scrolled into view.
-import { AvatarApiError, AvatarClient, portalCredentialProvider, type VoiceCatalogue } from "../../../shared/client/index.ts";
+// Implements: the Voices page (portal/studio/voices-page.tsx renders its cards): the person's saved
+// keys and engine choice from the portal (`/auth/voice/*`), and what the box says about each engine
+// now (`GET /api/voices` through the client library, with a portal-minted credential), shown on the
+// cards and asked again until the box has picked up a new choice. Its parts: the key forms
+// (./voices-keys.ts), the engine choice (./voices-engine-choice.ts), the samples
+// (./voices-samples.ts) and "Your voice" (./voices-own-voice.ts). A failure is said next to what
+// failed and scrolled into view.
+import { AvatarApiError, AvatarClient, portalCredentialProvider } from "../../../shared/client/index.ts";
 import type { VoiceSettings } from "../../voice-keys/schema.ts";
-import { byId, h, Notices, say } from "./dom.ts";
+import { byId, h, Notices } from "./dom.ts";
 import { portalJson, toSignIn } from "./portal-api.ts";
-import { explain, voiceGroupWords } from "./words.ts";
-import { engineName } from "./voice-names.ts";
-import { VoicePicker } from "./voice-picker.ts";
+import { explain } from "./words.ts";
+import type { VoicesPage } from "./voices-context.ts";
+import { wireEngineChoice } from "./voices-engine-choice.ts";
+import { BUILT_IN, boxHasChatterbox, type CardState, engineState, HOSTED, type Live } from "./voices-engine-state.ts";
+import { wireKeys } from "./voices-keys.ts";
+import { OwnVoice } from "./voices-own-voice.ts";
+import { wireSamples } from "./voices-samples.ts";
+import { engineName as label } from "./voice-names.ts";
 
-const BUILT_IN = "espeak";
-const HOSTED = ["elevenlabs", "cartesia"] as const;
-/** The settings record's voice slot of an engine (the first hosted provider keeps the bare name). */
-const slotField = (provider: string) => (provider === "elevenlabs" ? "voice_id" : `voice_id_${provider}`);
-/** "Your voice"'s first entry: no voice saved, each face speaks with the one that fits it. */
-const FACE_VOICE = { value: "", label: "The face's own voice" };
 /** The box re-reads a person's engine choice at most this often (box/tts/accounts.ts). */
 const CHOICE_PICKUP_MS = 5_500;
 const MAX_PICKUP_CHECKS = 3;
 
-/** The seven catalogue states as a short word and a tone. */
-const STATE_WORDS: Record<string, [string, Tone]> = {
-  ready: ["Works now", "ok"],
-  empty: ["No voices", "warn"],
-  starting: ["Starting", "warn"],
-  refused: ["Refused", "bad"],
-  unreachable: ["Unreachable", "bad"],
-  timed_out: ["No answer in time", "bad"],
-  key_problem: ["Key problem", "bad"],
-};
-
-type Tone = "ok" | "warn" | "bad" | "muted";
-export type Live = { kind: "checking" } | { kind: "ok"; c: VoiceCatalogue; boxHas: Set<string> | null } | { kind: "down"; why: string };
-export interface CardState {
-  word: string;
-  tone: Tone;
-  text: string;
-  sample: boolean;
-  /** The box has not picked up the person's choice yet: check again shortly. */
-  pending?: boolean;
-}
-
-const label = (id: string) => engineName(id);
-
-/** A result next to what it is about; a failure is also brought into view (it may be below the fold). */
-function tell(el: HTMLElement, text: string, tone: "ok" | "error" | "" = ""): void {
-  say(el, text, tone);
-  if (tone === "error") el.scrollIntoView({ block: "nearest" });
-}
-
-/**
- * What the box says about one engine, read against the person's settings: the box answers for the
- * account that would speak, so a saved key that is not chosen, or a choice the box has not picked
- * up yet, are said in the page's own words rather than the box's.
- */
-export function engineState(id: string, settings: VoiceSettings | null, live: Live): CardState {
-  if (live.kind === "checking") return { word: "Checking…", tone: "muted", text: "", sample: false };
-  if (live.kind === "down") return { word: "Unknown", tone: "muted", text: live.why, sample: false };
-  const c = live.c;
-  const g = c.groups.find((x) => x.provider === id);
-  if (!g) return { word: "Not on this box", tone: "muted", text: `This box has no ${label(id)} engine.`, sample: false };
-  const [word, tone] = STATE_WORDS[g.state] ?? [g.state, "bad"];
-  const ready = g.state === "ready";
-  const fromBox: CardState = {
-    word,
-    tone,
-    text: ready ? `${g.voices.length} voice${g.voices.length === 1 ? "" : "s"}.` : voiceGroupWords(g.state, g.reason, label(id)),
-    sample: ready,
-  };
-  if (!(HOSTED as readonly string[]).includes(id)) return fromBox;
-  const saved = settings?.keys.some((k) => k.provider === id) ?? false;
-  const switching: CardState = {
-    word: "Switching",
-    tone: "warn",
-    text: "The box picks up your change within a few seconds.",
-    sample: false,
-    pending: true,
-  };
-  if (saved && settings?.engine === id) {
-    if (c.current_provider !== id && c.voice_notice) return { word: "Key problem", tone: "bad", text: c.voice_notice, sample: false };
-    return c.current_provider === id ? fromBox : switching;
-  }
-  // Still speaking with a key the person removed or an engine they left: the box has yet to re-read.
-  if (c.byo && c.current_provider === id) return switching;
-  if (ready)
-    return {
-      ...fromBox,
-      text: `${fromBox.text} With the box's own ${label(id)} account${saved ? `; choose ${label(id)} above to speak with your key` : ""}.`,
-    };
-  if (saved)
-    return {
-      word: "Not in use",
-      tone: "muted",
-      text: `Your key is saved. Choose ${label(id)} above and the box speaks with it.`,
-      sample: false,
-    };
-  return { word: "Needs your key", tone: "muted", text: `Save your ${label(id)} API key below to use it.`, sample: false };
-}
-
-/** Chatterbox gets a card only on a box that has it (its engine, not merely its group). */
-export function boxHasChatterbox(live: Live): boolean {
-  if (live.kind !== "ok") return false;
-  if (live.boxHas) return live.boxHas.has("chatterbox");
-  const g = live.c.groups.find((x) => x.provider === "chatterbox");
-  return live.c.current_provider === "chatterbox" || (g !== undefined && g.state !== "refused");
-}
-
 export function startVoices(): void {
   const admin = document.body.dataset.admin === "1";
   const notices = new Notices(byId("voice-notices"));
-  const engineForm = byId<HTMLFormElement>("engine-form");
   const engineSave = byId<HTMLButtonElement>("engine-save");
-  const engineResult = byId("engine-result");
-  const dialog = byId<HTMLDialogElement>("remove-key-dialog");
   const recheck = byId<HTMLButtonElement>("voices-recheck");
   const client = new AvatarClient({ baseUrl: "", token: portalCredentialProvider() });
   const card = (id: string) => byId(`voice-card-${id}`);
-  const ownSelect = byId<HTMLSelectElement>("own-voice");
-  const ownPicker = new VoicePicker(ownSelect);
-  const ownResult = byId("own-voice-result");
-  /** The engine "Your voice" lists, and the value saved in its slot. */
-  let own: { provider: string; saved: string } | null = null;
   const part = <T extends HTMLElement = HTMLElement>(id: string, role: string) => card(id).querySelector<T>(`[data-role="${role}"]`)!;
 
   let settings: VoiceSettings | null = null;
@@ -132,7 +36,6 @@ export function startVoices(): void {
   let liveSeq = 0;
   let pickupChecks = 0;
   let pickupTimer: ReturnType<typeof setTimeout> | undefined;
-  let removing: string | null = null;
   const busy = new Set<string>();
   let settingsReady: Promise<void> = Promise.resolve();
 
@@ -216,7 +119,7 @@ export function startVoices(): void {
       const boxHas = envelope ? new Set(envelope.tts_providers.filter((p) => !p.byo).map((p) => p.id)) : null;
       live = { kind: "ok", c, boxHas };
       notices.clear("box");
-      renderOwnVoice(c, envelope?.settings as Record<string, unknown> | undefined);
+      ownVoice.render(c, envelope?.settings as Record<string, unknown> | undefined);
     } catch (err) {
       if (seq !== liveSeq) return;
       const p = explain(err);
@@ -247,50 +150,6 @@ export function startVoices(): void {
     }
   }
 
-  /** "Your voice": the voices of the engine that speaks for the person now, and their saved one. */
-  function renderOwnVoice(c: VoiceCatalogue, record: Record<string, unknown> | undefined): void {
-    const provider = c.current_provider;
-    const group = c.groups.find((g) => g.provider === provider);
-    byId("own-voice-engine").textContent = label(provider);
-    if (!record || !group || group.state !== "ready") {
-      own = null;
-      ownPicker.set([], "");
-      say(
-        ownResult,
-        record ? `${label(provider)} cannot list its voices now (see its card below).` : "Your saved voice could not be read from the box.",
-      );
-      return;
-    }
-    const slot = record[slotField(provider)];
-    const saved = typeof slot === "string" && group.voices.some((v) => v.id === slot) ? slot : "";
-    own = { provider, saved };
-    ownPicker.set(group.voices, saved, [FACE_VOICE]);
-  }
-
-  ownSelect.addEventListener("change", async () => {
-    if (!own) return;
-    const { provider } = own;
-    const voice = ownSelect.value;
-    const name = ownPicker.chosenName;
-    say(ownResult, `Saving ${name}…`);
-    try {
-      await client.saveSettings({ [slotField(provider)]: voice || null } as Parameters<typeof client.saveSettings>[0]);
-      own = { provider, saved: voice };
-      say(
-        ownResult,
-        voice
-          ? `${name} now speaks in your sessions with ${label(provider)}.`
-          : `Each avatar now speaks with the ${label(provider)} voice that fits its face.`,
-        "ok",
-      );
-    } catch (err) {
-      const text = words(err);
-      if (text !== null) tell(ownResult, `Your voice was not saved: ${text}`, "error");
-      ownPicker.set(c0()?.groups.find((g) => g.provider === provider)?.voices ?? [], own.saved, [FACE_VOICE]);
-    }
-  });
-  const c0 = () => (live.kind === "ok" ? live.c : null);
-
   /** After a change: new settings from the portal's answer, then the box asked again. */
   function changed(voice: VoiceSettings): void {
     settings = voice;
@@ -299,153 +158,22 @@ export function startVoices(): void {
     void loadLive(true);
   }
 
-  // ---- keys ------------------------------------------------------------------------------------
-  for (const id of HOSTED) {
-    const form = part<HTMLFormElement>(id, "key-form");
-    const input = form.querySelector<HTMLInputElement>("input[name=key]")!;
-    const save = part<HTMLButtonElement>(id, "save");
-    const result = part(id, "key-result");
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      if (busy.has(`key:${id}`)) return;
-      const key = input.value.trim();
-      if (!key) {
-        tell(result, `Paste your ${label(id)} API key first (from ${label(id)}'s dashboard).`, "error");
-        input.focus();
-        return;
-      }
-      busy.add(`key:${id}`);
-      save.disabled = true;
-      say(result, `Checking the key with ${label(id)}…`);
-      try {
-        const { voice } = await portalJson<{ voice: VoiceSettings }>("PUT", "/auth/voice/key", { provider: id, key });
-        input.value = "";
-        const k = voice.keys.find((x) => x.provider === id);
-        const next = voice.engine === id ? " The box speaks with it in your sessions." : ` Choose ${label(id)} above to speak with it.`;
-        say(result, `Accepted: ${label(id)} accepted the key and it is saved as ${k?.masked ?? "a hidden key"}.${next}`, "ok");
-        changed(voice);
-      } catch (err) {
-        const text = keyWords(err, id);
-        if (text !== null) tell(result, text, "error");
-        input.focus();
-      } finally {
-        busy.delete(`key:${id}`);
-        save.disabled = false;
-      }
-    });
-
-    part(id, "remove").addEventListener("click", () => {
-      const k = keyOf(id);
-      if (!k) return;
-      removing = id;
-      dialog.querySelector(".remove-label")!.textContent = label(id);
-      dialog.querySelector(".remove-masked")!.textContent = k.masked;
-      dialog.querySelector(".remove-fallback")!.textContent =
-        settings?.engine === id ? `${label(id)} is the engine of your sessions: they speak with ${label(BUILT_IN)} instead.` : "";
-      dialog.returnValue = "";
-      dialog.showModal();
-    });
-  }
-
-  /** The key check's answer in words: accepted, rejected by the provider, provider unreachable. */
-  function keyWords(err: unknown, id: string): string | null {
-    if (err instanceof AvatarApiError) {
-      if (err.code === "voice_key_rejected") return `Rejected by the provider: ${err.message}`;
-      if (err.code === "voice_key_check_failed") return `Provider unreachable: ${err.message}`;
-      if (err.code === "invalid_voice_key") return `Not sent to ${label(id)}: ${err.message}`;
-    }
-    return words(err);
-  }
-
-  dialog.addEventListener("close", async () => {
-    const id = removing;
-    removing = null;
-    if (dialog.returnValue !== "remove" || !id || busy.has(`key:${id}`)) return;
-    const result = part(id, "result");
-    const button = part<HTMLButtonElement>(id, "remove");
-    const before = settings?.engine;
-    busy.add(`key:${id}`);
-    button.disabled = true;
-    try {
-      const { voice } = await portalJson<{ voice: VoiceSettings }>("DELETE", `/auth/voice/key/${encodeURIComponent(id)}`);
-      say(result, `Your ${label(id)} key was removed from the portal.`, "ok");
-      if (before === id && voice.engine !== id) {
-        say(
-          engineResult,
-          `${label(id)} was the engine of your sessions; without its key they now speak with ${label(voice.engine)}.`,
-          "ok",
-        );
-      }
-      changed(voice);
-      part<HTMLInputElement>(id, "key-form").querySelector("input")!.focus();
-    } catch (err) {
-      const text = words(err);
-      if (text !== null) tell(result, `The key was not removed: ${text}`, "error");
-    } finally {
-      busy.delete(`key:${id}`);
-      button.disabled = false;
-    }
-  });
-
-  // ---- engine choice ---------------------------------------------------------------------------
-  engineForm.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    if (busy.has("engine") || !settings) return;
-    const engine = engineForm.querySelector<HTMLInputElement>("input[name=engine]:checked")?.value;
-    if (!engine) {
-      tell(engineResult, "Pick an engine first.", "error");
-      return;
-    }
-    if (engine === settings.engine) {
-      say(engineResult, `${label(engine)} already speaks in your sessions.`, "ok");
-      return;
-    }
-    busy.add("engine");
-    engineSave.disabled = true;
-    say(engineResult, `Switching to ${label(engine)}…`);
-    try {
-      const { voice } = await portalJson<{ voice: VoiceSettings }>("PUT", "/auth/voice/engine", { engine });
-      say(engineResult, `${label(engine)} now speaks in your sessions.`, "ok");
-      busy.delete("engine");
-      changed(voice);
-    } catch (err) {
-      busy.delete("engine");
-      const text = words(err);
-      if (text !== null) tell(engineResult, `The engine was not changed: ${text}`, "error");
-      render();
-    }
-  });
-
-  // ---- samples ---------------------------------------------------------------------------------
-  for (const id of [BUILT_IN, "chatterbox", ...HOSTED]) {
-    const button = part<HTMLButtonElement>(id, "sample");
-    const audio = part<HTMLAudioElement>(id, "audio");
-    const result = part(id, "result");
-    button.addEventListener("click", async () => {
-      if (busy.has(`sample:${id}`)) return;
-      busy.add(`sample:${id}`);
-      button.disabled = true;
-      say(result, `Fetching a sample of ${label(id)}…`);
-      try {
-        const blob = await client.voicePreview({ provider: id });
-        if (audio.src) URL.revokeObjectURL(audio.src);
-        audio.src = URL.createObjectURL(blob);
-        audio.hidden = false;
-        try {
-          await audio.play();
-          say(result, `Playing a sample of ${label(id)}.`, "ok");
-        } catch {
-          say(result, `The sample of ${label(id)} is ready: press play on the player.`, "ok");
-        }
-      } catch (err) {
-        const text = err instanceof AvatarApiError && err.code === "voice_provider_unavailable" ? err.message : words(err);
-        if (text !== null) tell(result, `No sample: ${text}`, "error");
-      } finally {
-        busy.delete(`sample:${id}`);
-        renderCard(id);
-      }
-    });
-  }
+  const page: VoicesPage = {
+    client,
+    busy,
+    settings: () => settings,
+    live: () => live,
+    keyOf,
+    part,
+    words,
+    changed,
+    render,
+    renderCard,
+  };
+  const ownVoice = new OwnVoice(page);
+  wireKeys(page);
+  wireEngineChoice(page);
+  wireSamples(page);
 
   recheck.addEventListener("click", () => {
     pickupChecks = 0;

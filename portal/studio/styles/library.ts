@@ -1,5 +1,5 @@
 // Styles of the Avatars page (portal/studio/library-page.tsx), and of the live page's avatar
-// picker sections (browser/live/pickers.ts: Stock, Yours, Public library). Colours come from the
+// picker sections (browser/live/avatar-cards.ts: Stock, Yours, Public library). Colours come from the
 // base variables (contrast checked there); nothing here may make a 390 px screen scroll sideways.
 export const LIBRARY_CSS = `
 /* avatars page */

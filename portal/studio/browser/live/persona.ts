@@ -1,12 +1,12 @@
-// The persona panel (Box: settings; Settings record; Model catalogue row; Custom tool definition;
-// System tools): system prompt, the two models from the catalogue in words, reasoning, emotion
-// responsiveness, system tools and the custom tools editor, each tool with the answer this page
-// gives when the model calls it. Save sends only what changed (`tools` whole); a refusal is shown
-// by the field it concerns and nothing else changes.
+// Implements: the persona panel (Box: settings; Settings record; Model catalogue row; Custom tool
+// definition; System tools): system prompt, the two models from the catalogue in words
+// (./persona-models.ts), reasoning, emotion responsiveness, system tools and the custom tools editor
+// (./persona-tool-row.ts), each tool with the answer this page gives when the model calls it
+// (./persona-answers.ts). Save sends only what changed (`tools` whole); a refusal is shown by the
+// field it concerns (./persona-field-errors.ts) and nothing else changes.
 import {
   AvatarApiError,
   type AvatarClient,
-  type CatalogueRow,
   type CustomTool,
   type SettingsEnvelope,
   type SettingsRecord,
@@ -14,39 +14,26 @@ import {
 import { byId, h, say } from "../dom.ts";
 import { explain } from "../words.ts";
 import type { EventLog } from "./panels.ts";
-import { setModelWords } from "./model-words.ts";
+import { storedAnswers, syncAnswers } from "./persona-answers.ts";
+import { clearErrors, FIELD_ERROR_IDS, fieldError, focusFirstError, toolError } from "./persona-field-errors.ts";
+import { fillModels, showModelFacts } from "./persona-models.ts";
 import {
   checkDrafts,
   inPageWords,
-  modelFacts,
-  modelOptionText,
   PERSONA_LIMITS,
   promptProblem,
   reasoningValue,
-  reasoningWords,
   refusalTarget,
   settingsPatch,
   SYSTEM_TOOLS,
   systemToolsOf,
-  toolNameProblem,
   type PersonaValues,
   type ToolDraft,
-  type ToolField,
 } from "./persona-rules.ts";
 import { buildToolRow, DEFAULT_ANSWER, type ToolRow } from "./persona-tool-row.ts";
 import type { PageTools } from "./tools.ts";
 
-const ANSWERS_KEY = "studio.toolAnswers";
 const OPEN_KEY = "studio.personaOpen";
-
-function storedAnswers(): Record<string, string> {
-  try {
-    const v = JSON.parse(localStorage.getItem(ANSWERS_KEY) ?? "{}");
-    return typeof v === "object" && v !== null ? (v as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-}
 
 export class PersonaPanel {
   private envelope: SettingsEnvelope | null = null;
@@ -142,8 +129,8 @@ export class PersonaPanel {
     const s = env.settings;
     this.prompt.value = s.system_prompt;
     this.count();
-    this.fillModels(this.model, env.models, s.model);
-    this.fillModels(this.liveModel, env.models, s.live_model);
+    fillModels(this.model, env.models, s.model);
+    fillModels(this.liveModel, env.models, s.live_model);
     this.reasoning.replaceChildren(
       h("option", { value: "" }, "Automatic"),
       ...["off", "low", "medium", "high"].map((l) => h("option", { value: l }, l[0].toUpperCase() + l.slice(1))),
@@ -157,41 +144,12 @@ export class PersonaPanel {
     for (const t of s.tools) this.addRow(t);
     this.limitRows();
     this.facts();
-    this.clearErrors();
+    clearErrors(this.form);
     this.syncAnswers();
   }
 
-  private fillModels(select: HTMLSelectElement, models: CatalogueRow[], current: string): void {
-    const opts: HTMLOptionElement[] = [];
-    if (current === "") opts.push(h("option", { value: "" }, models.length ? "None chosen" : "None: this box has no models"));
-    else if (!models.some((m) => m.id === current))
-      opts.push(h("option", { value: current }, `${current} (not in this box's catalogue now)`));
-    for (const m of models) opts.push(h("option", { value: m.id, disabled: !m.selectable && m.id !== current }, modelOptionText(m)));
-    select.replaceChildren(...opts);
-    select.value = current;
-  }
-
   private facts(): void {
-    const models = this.envelope?.models ?? [];
-    const row = (id: string) => models.find((m) => m.id === id);
-    byId("persona-model-facts").textContent =
-      `For a one-shot turn, with no call on. ${modelFacts(row(this.model.value), this.model.value)}`;
-    byId("persona-live-model-facts").textContent =
-      `For every turn during a call (Chat and the microphone). ${modelFacts(row(this.liveModel.value), this.liveModel.value)}`;
-    const live = row(this.liveModel.value);
-    byId("persona-reasoning-hint").textContent = live
-      ? `Applies to the live model, which ${reasoningWords(live.reasoning)}; automatic uses its default (${live.default_reasoning}). The quality model takes it only if it takes a level the same way.`
-      : "Applies to the live model; automatic uses the model's own default.";
-    // An empty catalogue: what to run so the box has models, said once under both selects.
-    const none = byId("persona-models-none");
-    none.hidden = models.length > 0;
-    if (models.length) none.replaceChildren();
-    else if (!none.hasChildNodes())
-      none.append("This box has no models in its catalogue, so there is nothing to pick yet. ", ...setModelWords());
-    const hidden = models.filter((m) => !m.selectable);
-    byId("persona-models-note").textContent = hidden.length
-      ? `${hidden.length} model${hidden.length === 1 ? " is" : "s are"} listed but cannot be chosen: this deployment sends data only to models that run in Australia unless it is set to allow others.`
-      : "";
+    showModelFacts(this.envelope?.models ?? [], this.model.value, this.liveModel.value);
   }
 
   private count(): void {
@@ -233,30 +191,9 @@ export class PersonaPanel {
     return row;
   }
 
-  // ---- the page's answers ------------------------------------------------------------------------
-
-  /** Registers (or drops) each tool's answer with the page's handlers, and remembers the texts. */
+  /** Each tool's answer to the page's handlers (./persona-answers.ts). */
   private syncAnswers(): void {
-    const answers = new Map<string, unknown>();
-    const keep = storedAnswers();
-    for (const r of this.rows) {
-      const name = r.name.value.trim();
-      let value: unknown;
-      let problem = "";
-      try {
-        value = JSON.parse(r.answer.value);
-      } catch (err) {
-        problem = `The answer is not valid JSON (${(err as Error).message}); until it is, a call to this tool is answered “not done”.`;
-      }
-      this.fieldError(r.answer, r.answerError, problem);
-      if (!name || toolNameProblem(name)) continue;
-      keep[name] = r.answer.value;
-      if (!problem) answers.set(name, value);
-    }
-    try {
-      localStorage.setItem(ANSWERS_KEY, JSON.stringify(keep));
-    } catch {}
-    this.tools.setAnswers(answers);
+    syncAnswers(this.rows, this.tools);
   }
 
   // ---- saving ------------------------------------------------------------------------------------
@@ -298,17 +235,17 @@ export class PersonaPanel {
 
   private async save(): Promise<void> {
     if (!this.loaded || this.saving) return;
-    this.clearErrors();
+    clearErrors(this.form);
     const checked = checkDrafts(this.drafts());
     const promptWrong = promptProblem(this.prompt.value);
-    if (promptWrong) this.fieldError(this.prompt, byId("persona-prompt-error"), promptWrong);
+    if (promptWrong) fieldError(this.prompt, byId("persona-prompt-error"), promptWrong);
     for (const p of checked.problems) {
-      if (p.index < 0) this.fieldError(null, byId("persona-tools-error"), p.message);
-      else this.toolError(p.index, p.field, p.message);
+      if (p.index < 0) fieldError(null, byId("persona-tools-error"), p.message);
+      else toolError(this.rows[p.index], p.field, p.message);
     }
     if (promptWrong || !checked.tools) {
       say(this.result, "Nothing was sent: fix the marked fields first.", "error");
-      this.focusFirstError();
+      focusFirstError(this.details, this.form);
       return;
     }
     const patch = settingsPatch(this.loaded, this.values(checked.tools));
@@ -342,8 +279,8 @@ export class PersonaPanel {
   private refused(err: unknown): void {
     if (err instanceof AvatarApiError && err.status === 400) {
       const target = refusalTarget(err.message);
-      if (target?.kind === "tool" && this.rows[target.index]) this.toolError(target.index, target.field, err.message);
-      else if (target?.kind === "tools") this.fieldError(null, byId("persona-tools-error"), err.message);
+      if (target?.kind === "tool" && this.rows[target.index]) toolError(this.rows[target.index], target.field, err.message);
+      else if (target?.kind === "tools") fieldError(null, byId("persona-tools-error"), err.message);
       else if (target?.kind === "field") {
         const control: Record<string, HTMLElement | null> = {
           system_prompt: this.prompt,
@@ -353,15 +290,7 @@ export class PersonaPanel {
           emotion_responsive: this.emotion,
           system_tools: null,
         };
-        const errorId = {
-          system_prompt: "persona-prompt-error",
-          model: "persona-model-error",
-          live_model: "persona-live-model-error",
-          reasoning: "persona-reasoning-error",
-          emotion_responsive: "persona-emotion-error",
-          system_tools: "persona-system-tools-error",
-        }[target.field];
-        this.fieldError(control[target.field], byId(errorId), err.message);
+        fieldError(control[target.field], byId(FIELD_ERROR_IDS[target.field]), err.message);
       }
       const shown = target !== null && !(target.kind === "tool" && !this.rows[target.index]);
       say(
@@ -370,54 +299,11 @@ export class PersonaPanel {
         "error",
       );
       this.log.add(`Persona not saved: ${err.message}`, "error");
-      if (shown) this.focusFirstError();
+      if (shown) focusFirstError(this.details, this.form);
       return;
     }
     const p = explain(err);
     if (p.kind === "signed_out") this.problem(err);
     say(this.result, `Nothing was saved: ${p.text}`, "error");
-  }
-
-  // ---- field errors ------------------------------------------------------------------------------
-
-  private toolError(index: number, field: ToolField, message: string): void {
-    const r = this.rows[index];
-    if (!r) return;
-    const control: Record<ToolField, HTMLElement | null> = {
-      name: r.name,
-      description: r.description,
-      parameters: r.parameters,
-      mode: r.mode,
-      timeout: r.timeout,
-      row: null,
-    };
-    this.fieldError(control[field], r.errors[field], message);
-  }
-
-  private fieldError(control: HTMLElement | null, el: HTMLElement, message: string): void {
-    el.textContent = inPageWords(message);
-    el.hidden = !message;
-    if (control) {
-      if (message) control.setAttribute("aria-invalid", "true");
-      else control.removeAttribute("aria-invalid");
-    }
-  }
-
-  private clearErrors(): void {
-    for (const el of this.form.querySelectorAll<HTMLElement>(".field-error")) {
-      if (el.closest(".answer")) continue; // the answer's own check is not about saving
-      el.textContent = "";
-      el.hidden = true;
-    }
-    for (const el of this.form.querySelectorAll("[aria-invalid]")) if (!el.closest(".answer")) el.removeAttribute("aria-invalid");
-  }
-
-  private focusFirstError(): void {
-    this.details.open = true;
-    const outside = (sel: string) => [...this.form.querySelectorAll<HTMLElement>(sel)].find((el) => !el.closest(".answer"));
-    const first = outside("[aria-invalid=true]") ?? outside(".field-error:not([hidden])");
-    if (!first) return;
-    if (first.matches("input, select, textarea")) first.focus();
-    else first.scrollIntoView({ block: "center" });
   }
 }

@@ -1,11 +1,10 @@
-// Avatar, tone, voice engine and voice pickers, from the box's own lists (`GET /api/avatars`,
-// `GET /api/voices`), with stills and voice samples fetched with the page's credential. The avatar
-// grid has three parts: Stock, Yours (the box's uploaded faces, and the library's rows that are not
-// loaded here yet, from `GET /auth/avatars`) and the Public library (`GET /auth/avatars/public`);
-// `/studio?avatar=<id>` picks that avatar (the Avatars page's "Use in the live studio"). Arrow keys
-// only move the focus between avatars; Enter or Space switches (a switch reconnects a call). The
-// voice is remembered per avatar (in this browser) and sent as the call's voice; an avatar with
-// none chosen speaks with "the face's own voice" (the box's pick: docs/api-notes.md "A voice that fits the face").
+// Implements: the live page's avatar, tone, voice engine and voice pickers, from the box's own lists
+// (`GET /api/avatars`, `GET /api/voices`), with voice samples fetched with the page's credential.
+// The avatar grid (./avatar-cards.ts, keys in ./avatar-grid-keys.ts) also shows the library's rows
+// (`GET /auth/avatars`) and the Public library (`GET /auth/avatars/public`); `/studio?avatar=<id>`
+// picks that avatar (./picker-memory.ts). A switch of avatar or tone reconnects a call. The voice is
+// remembered per avatar (in this browser) and sent as the call's voice; an avatar with none chosen
+// speaks with "the face's own voice" (the box's pick: docs/api-notes.md "A voice that fits the face").
 import type { AvatarClient, AvatarGroup, LoadedAvatars, VoiceCatalogue, VoiceGroup } from "../../../../shared/client/index.ts";
 import type { LibraryRecord, PublicLibraryRecord } from "../../../../shared/wire/library.ts";
 import { byId, h } from "../dom.ts";
@@ -13,17 +12,10 @@ import { portalJson } from "../portal-api.ts";
 import { explain, voiceGroupWords } from "../words.ts";
 import { engineName } from "../voice-names.ts";
 import { VoicePicker } from "../voice-picker.ts";
+import { appendAvatarSections, Stills } from "./avatar-cards.ts";
+import { avatarGridKey } from "./avatar-grid-keys.ts";
 import type { EventLog } from "./panels.ts";
-
-const PICK_KEY = "studio.pick";
-
-interface Saved {
-  avatar?: string;
-  tone?: string;
-  provider?: string;
-  /** The voice chosen for each avatar (group id); absent: the face's own voice. */
-  voices?: Record<string, { provider: string; voice: string }>;
-}
+import { askedAvatar, forgetAsked, type Saved, saved, store } from "./picker-memory.ts";
 
 /** The voice picker's first entry: no voice sent, the box speaks with the one that fits the face. */
 const FACE_VOICE = {
@@ -32,34 +24,13 @@ const FACE_VOICE = {
   hint: "(the box picks one that fits this avatar, unless you saved a voice of your own)",
 };
 
-function saved(): Saved {
-  try {
-    return JSON.parse(localStorage.getItem(PICK_KEY) ?? "{}") as Saved;
-  } catch {
-    return {};
-  }
-}
-
-/** The avatar asked for in the address (`?avatar=<id or variant id>`), as its group id. */
-function askedAvatar(): string | null {
-  const raw = new URLSearchParams(location.search).get("avatar")?.trim();
-  return raw ? raw.split("__")[0] : null;
-}
-
-/** Drops `?avatar=` from the address once it was picked (a reload keeps the remembered pick instead). */
-function forgetAsked(): void {
-  const url = new URL(location.href);
-  url.searchParams.delete("avatar");
-  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
-}
-
 export class Pickers {
   private avatars: LoadedAvatars | null = null;
   /** The person's library (portal) and the public library; null when they could not be read. */
   private library: LibraryRecord[] | null = null;
   private publicRows: PublicLibraryRecord[] | null = null;
   private catalogue: VoiceCatalogue | null = null;
-  private readonly stills = new Map<string, string>();
+  private readonly stills: Stills;
   private readonly grid = byId("avatar-picker");
   private readonly toneSelect = byId<HTMLSelectElement>("tone");
   private readonly providerSelect = byId<HTMLSelectElement>("provider");
@@ -77,6 +48,7 @@ export class Pickers {
     /** The catalogue's voice_notice (empty clears it). */
     private readonly onVoiceNotice: (notice: string) => void,
   ) {
+    this.stills = new Stills(client);
     this.grid.addEventListener("change", (e) => {
       const input = e.target as HTMLInputElement;
       if (input.name !== "avatar") return;
@@ -86,7 +58,7 @@ export class Pickers {
       this.onFace(this.face());
     });
     // Arrows move the focus only (a radio group would switch, and reconnect, on every press).
-    this.grid.addEventListener("keydown", (e) => this.avatarKey(e));
+    this.grid.addEventListener("keydown", (e) => avatarGridKey(this.grid, e));
     this.toneSelect.addEventListener("change", () => {
       this.remember({ tone: this.toneSelect.value });
       this.onFace(this.face());
@@ -165,30 +137,6 @@ export class Pickers {
     return this.avatars?.groups.find((g) => g.id === id);
   }
 
-  /** Keys in the avatar grid: arrows, Home and End move the focus; Enter or Space switches. */
-  private avatarKey(e: KeyboardEvent): void {
-    const input = e.target as HTMLElement;
-    if (!(input instanceof HTMLInputElement) || input.name !== "avatar") return;
-    const radios = [...this.grid.querySelectorAll<HTMLInputElement>("input[name=avatar]")];
-    const at = radios.indexOf(input);
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      if (!input.checked) {
-        input.checked = true;
-        input.dispatchEvent(new Event("change", { bubbles: true }));
-      }
-      return;
-    }
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-    const to =
-      e.key === "Home" ? 0 : e.key === "End" ? radios.length - 1 : step === undefined ? -1 : (at + step + radios.length) % radios.length;
-    if (to < 0) return;
-    e.preventDefault();
-    // Only the focused one can be reached with Tab: it is the one Enter would switch to.
-    for (const r of radios) r.tabIndex = r === radios[to] ? 0 : -1;
-    radios[to].focus();
-  }
-
   private rememberVoice(voice: string): void {
     const avatar = this.group()?.id;
     if (!avatar) return;
@@ -209,9 +157,7 @@ export class Pickers {
 
   private remember(patch: Saved): void {
     this.pick = { ...this.pick, ...patch };
-    try {
-      localStorage.setItem(PICK_KEY, JSON.stringify(this.pick));
-    } catch {}
+    store(this.pick);
   }
 
   private renderAvatars(): void {
@@ -243,90 +189,8 @@ export class Pickers {
       );
     }
     if (!a.groups.length) this.grid.append(h("p", { class: "hint" }, "The box has no avatars loaded yet."));
-
-    const stock = a.groups.filter((g) => g.stock);
-    const own = a.groups.filter((g) => !g.stock);
-    const ownIds = new Set(own.map((g) => g.id));
-    const publicIds = new Set((this.publicRows ?? []).filter((r) => r.mine).map((r) => r.avatar_id));
-    // Library rows of the person's that this box does not stream (being prepared, failed, or prepared elsewhere).
-    const notHere = (this.library ?? []).filter((r) => !ownIds.has(r.avatar_id));
-    const others = (this.publicRows ?? []).filter((r) => !r.mine);
-
-    if (stock.length)
-      this.section(
-        "Stock",
-        stock.map((g) => this.card(g, chosen, a, "Stock")),
-      );
-    this.section(
-      "Yours",
-      [
-        ...own.map((g) => this.card(g, chosen, a, publicIds.has(g.id) ? "Yours · public" : "Yours")),
-        ...notHere.map((r) =>
-          this.blockedCard(
-            r.name || r.avatar_id,
-            r.state === "preparing" ? "Preparing" : r.state === "failed" ? "Failed" : "Not on this box",
-          ),
-        ),
-      ],
-      h("p", { class: "hint picker-empty" }, "None yet: ", h("a", { href: "/studio/library" }, "upload a photo on the Avatars page"), "."),
-    );
-    if (others.length)
-      this.section(
-        "Public library",
-        others.map((r) => this.blockedCard(r.name || r.avatar_id, "Not available here")),
-      );
+    appendAvatarSections(this.grid, { avatars: a, library: this.library, publicRows: this.publicRows }, chosen, this.stills);
     this.fillTones();
-  }
-
-  /** A heading across the grid, then its cards (or `empty`). */
-  private section(title: string, cards: HTMLElement[], empty?: HTMLElement): void {
-    if (!cards.length && !empty) return;
-    this.grid.append(h("p", { class: "picker-head" }, title), ...(cards.length ? cards : [empty!]));
-  }
-
-  private card(g: AvatarGroup, chosen: string | undefined, a: LoadedAvatars, badge: string): HTMLElement {
-    const img = h("img", { alt: "", width: 96, height: 96, hidden: true });
-    const still = h("span", { class: "no-still", "aria-hidden": "true" });
-    const preparing = g.variants.every((v) => a.preparing.includes(v));
-    const card = h(
-      "label",
-      { class: "avatar-card" },
-      h("input", { type: "radio", name: "avatar", value: g.id, checked: g.id === chosen }),
-      img,
-      still,
-      h("span", { class: "name" }, g.label || g.id),
-      h("span", { class: `badge${g.stock ? " muted" : " own"}` }, preparing ? "Preparing" : badge),
-    );
-    void this.still(g.preview).then((url) => {
-      if (!url) return;
-      img.src = url;
-      img.hidden = false;
-      still.remove();
-    });
-    return card;
-  }
-
-  /** A face that cannot be picked on this box: shown, with why, but no radio. */
-  private blockedCard(name: string, why: string): HTMLElement {
-    return h(
-      "div",
-      { class: "avatar-card unavailable" },
-      h("span", { class: "no-still", "aria-hidden": "true" }),
-      h("span", { class: "name" }, name),
-      h("span", { class: "badge muted" }, why),
-    );
-  }
-
-  private async still(variant: string): Promise<string | null> {
-    if (!variant) return null;
-    if (this.stills.has(variant)) return this.stills.get(variant)!;
-    try {
-      const url = URL.createObjectURL(await this.client.avatarPreview(variant));
-      this.stills.set(variant, url);
-      return url;
-    } catch {
-      return null; // not prepared yet: the card keeps its blank square
-    }
   }
 
   private fillTones(): void {
