@@ -3,11 +3,11 @@
 //   1. page load → first decoded frame: navigation to /studio, the script fills the avatar picker
 //      and the bench presses "Start call" the moment it can (as a person's first click), until the
 //      <video> presents its first frame (requestVideoFrameCallback); measured in the page from
-//      navigation start. p50 over BENCH_LOADS (10) loads after one warm-up load. Goal ≤ 800 ms.
+//      navigation start. The click comes from inside the page (BENCH_CLICK=driver: through Playwright). p50 over BENCH_LOADS (10) loads after one warm-up load. Goal ≤ 800 ms.
 //      Split: navigation → button ready, button → first frame.
 //   2. the studio's script as served (`GET /studio/app.js`, Accept-Encoding: gzip): bytes on the
 //      wire. Goal ≤ 150 KB.
-// Run: node_modules/.bin/bun scripts/bench/studio.ts   (BENCH_LOADS, BENCH_TIMINGS=1)
+// Run: node_modules/.bin/bun scripts/bench/studio.ts   (BENCH_LOADS, BENCH_TIMINGS=1, BENCH_CLICK=driver)
 import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,21 +75,63 @@ try {
   const page = await context.newPage();
   await page.goto(link);
 
+  // The click, by default from inside the page the moment the picker has its first avatar and the
+  // button shows (a person's click is an event, not a round trip through the driver);
+  // BENCH_CLICK=driver clicks through Playwright as before (its round trips and actionability
+  // checks added 50-130 ms to every load).
+  const DRIVER_CLICK = process.env.BENCH_CLICK === "driver";
+  if (!DRIVER_CLICK)
+    await context.addInitScript(() => {
+      type Marks = { ready?: number; first?: Promise<number> };
+      const marks: Marks = {};
+      (window as unknown as { benchMarks: Marks }).benchMarks = marks;
+      const tryStart = (): boolean => {
+        const start = document.getElementById("start-call") as HTMLButtonElement | null;
+        const video = document.getElementById("avatar-video") as HTMLVideoElement | null;
+        if (!start || !video || start.disabled || start.offsetParent === null) return false;
+        if (!document.querySelector("#avatar-picker input[name=avatar]")) return false;
+        marks.ready = performance.now();
+        marks.first = new Promise<number>((resolve) => video.requestVideoFrameCallback((now) => resolve(now)));
+        start.click();
+        return true;
+      };
+      const watch = new MutationObserver(() => tryStart() && watch.disconnect());
+      document.addEventListener("DOMContentLoaded", () => {
+        if (!tryStart()) watch.observe(document.body, { childList: true, subtree: true, attributes: true });
+      });
+    });
+
   const loadOnce = async () => {
     await page.goto(`${portal.url}/studio`);
-    await page.locator("#avatar-picker input[name=avatar]").first().waitFor({ state: "attached", timeout: 30_000 });
-    const start = page.locator("#start-call");
-    await start.waitFor({ state: "visible" });
-    const ready = await page.evaluate(() => performance.now());
-    await start.click();
-    const first = await page.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const v = document.getElementById("avatar-video") as HTMLVideoElement;
-          v.requestVideoFrameCallback((now) => resolve(now));
-          setTimeout(() => reject(new Error("no frame in 20 s")), 20_000);
-        }),
-    );
+    let ready: number;
+    let first: number;
+    if (DRIVER_CLICK) {
+      await page.locator("#avatar-picker input[name=avatar]").first().waitFor({ state: "attached", timeout: 30_000 });
+      const start = page.locator("#start-call");
+      await start.waitFor({ state: "visible" });
+      ready = await page.evaluate(() => performance.now());
+      await start.click();
+      first = await page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const v = document.getElementById("avatar-video") as HTMLVideoElement;
+            v.requestVideoFrameCallback((now) => resolve(now));
+            setTimeout(() => reject(new Error("no frame in 20 s")), 20_000);
+          }),
+      );
+    } else {
+      await page.waitForFunction(() => (window as unknown as { benchMarks: { first?: unknown } }).benchMarks.first, null, {
+        timeout: 30_000,
+      });
+      [ready, first] = await page.evaluate(async () => {
+        const m = (window as unknown as { benchMarks: { ready: number; first: Promise<number> } }).benchMarks;
+        const first = await Promise.race([
+          m.first,
+          new Promise<number>((_, no) => setTimeout(() => no(new Error("no frame in 20 s")), 20_000)),
+        ]);
+        return [m.ready, first];
+      });
+    }
     if (TIMINGS) {
       const entries = await page.evaluate(() =>
         performance.getEntries().map((e) => ({
@@ -116,15 +158,26 @@ try {
       runs.map((r) => r[k]),
       50,
     );
-  figureLine(BENCH, "page_load_to_first_decoded_frame_p50", p50("total"), "ms", "<= 800", p50("total") <= 800, {
-    loads: LOADS,
-    p95: percentile(
-      runs.map((r) => r.total),
-      95,
-    ),
-    navigation_to_start_button_p50: p50("ready"),
-    start_click_to_first_frame_p50: p50("toFrame"),
-  });
+  const p95 = percentile(
+    runs.map((r) => r.total),
+    95,
+  );
+  // Issue 23's goal (issue 13's was <= 800 p50).
+  figureLine(
+    BENCH,
+    "page_load_to_first_decoded_frame_p50",
+    p50("total"),
+    "ms",
+    "p50 <= 500, p95 <= 800",
+    p50("total") <= 500 && p95 <= 800,
+    {
+      loads: LOADS,
+      click: DRIVER_CLICK ? "driver" : "in page",
+      p95,
+      navigation_to_start_button_p50: p50("ready"),
+      start_click_to_first_frame_p50: p50("toFrame"),
+    },
+  );
   await context.close();
 
   const gz = await wireBytes(`${portal.url}/studio/app.js`, { "accept-encoding": "gzip" });
