@@ -22,6 +22,7 @@ const KEY = "voice_notice_key";
 const OWNER = "ada@voices.test";
 const EL_KEY = "sk_el_ada_0123456789";
 const MATERIAL = "5a".repeat(32);
+const RETRY_MS = 3_000;
 const work = mkdtempSync(join(tmpdir(), "voice-notice-"));
 let db: Client;
 let llm: FakeOpenAi;
@@ -62,7 +63,10 @@ beforeAll(async () => {
     BOX_VOICE_KEY_MATERIAL: MATERIAL,
     BOX_ELEVENLABS_BASE_URL: el.url,
     BOX_OPENAI_BASE_URL: llm.url,
-    BOX_READINESS_RETRY_MS: "300",
+    // The rejected key is tried again after this long: long enough that the first test's three
+    // calls all fall inside it on a loaded machine (at 300 ms a slow chat crossed it and the box,
+    // rightly, tried the key again).
+    BOX_READINESS_RETRY_MS: String(RETRY_MS),
     BOX_ASR: "deepgram",
     BOX_DEEPGRAM_URL: dg.url,
     BOX_DEEPGRAM_API_KEY: "dg_key",
@@ -114,7 +118,7 @@ describe("a person's own ElevenLabs key, rejected and then fixed", () => {
 
   it("fixed: the notice clears everywhere and the person's account speaks", async () => {
     el.fault = null;
-    await new Promise((r) => setTimeout(r, 400)); // past BOX_READINESS_RETRY_MS
+    await new Promise((r) => setTimeout(r, RETRY_MS + 100)); // past BOX_READINESS_RETRY_MS
     const status = await call("GET", "/api/chat/status");
     expect(status.json).toMatchObject({ voice_origin: "user", voice_provider: "elevenlabs", voice_notice: "" });
     const voices = await call("GET", "/api/voices");
@@ -141,7 +145,7 @@ describe("a person's own ElevenLabs key, rejected and then fixed", () => {
 
   it("a key revoked at the provider mid-session: the live session keeps speaking through the fallback, the control socket warns", async () => {
     el.fault = null;
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, RETRY_MS + 100)); // past BOX_READINESS_RETRY_MS
     expect((await call("GET", "/api/chat/status")).json.voice_origin).toBe("user");
     const media = new WrtcClient(4);
     const control = new WsClient(box.url.replace("http", "ws") + "/api/session/ws", { "x-api-key": KEY });
@@ -175,7 +179,7 @@ describe("a person's own ElevenLabs key, rejected and then fixed", () => {
 
       // Fixed at the provider: the next reply speaks from the person's account again, and the notice clears.
       el.fault = null;
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, RETRY_MS + 100)); // past BOX_READINESS_RETRY_MS
       await media.until(() => media.audioRmsOver(300) < 100, 15_000, "quiet after the fallback talk");
       expect((await call("POST", "/api/talk", { text: "Back on your own account." })).status).toBe(200);
       await mic.waitFor((f) => f.type === "voice_notice" && f.notice === "", 10_000, "the notice clearing");

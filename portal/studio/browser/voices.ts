@@ -18,7 +18,7 @@ import { OwnVoice } from "./voices-own-voice.ts";
 import { wireSamples } from "./voices-samples.ts";
 import { engineName as label } from "./voice-names.ts";
 
-/** The box re-reads a person's engine choice at most this often (box/tts/accounts.ts). */
+/** The box re-reads a person's engine choice at most this often (box/tts/voice-choices.ts). */
 const CHOICE_PICKUP_MS = 5_500;
 const MAX_PICKUP_CHECKS = 3;
 
