@@ -122,7 +122,6 @@ function humanConfig(modelsUrl: string, wasmDir: string, opts: Required<FaceLand
   } as Partial<Config>;
 }
 
-/** The face detector and mesh (one per process is enough; calls are serialised). */
 /** What one `detect` call asks for; absent fields take the landmarker's defaults. */
 export interface DetectOptions {
   /** The iris model (478 points); default true. */
@@ -133,6 +132,7 @@ export interface DetectOptions {
   rotation?: boolean;
 }
 
+/** The face detector and mesh (one per process is enough; calls are serialised). */
 export class FaceLandmarker {
   private queue: Promise<unknown> = Promise.resolve();
 
