@@ -11,6 +11,8 @@ export const MESH = {
   upperInner: [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308],
   /** Inner edge of the lower lip, corner to corner. */
   lowerInner: [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308],
+  /** The middles of the inner lips (upper, lower): where those two contours cross the face's midline. */
+  innerLipMiddles: [13, 14],
   /** Outer edges of the lips. */
   upperOuter: [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291],
   lowerOuter: [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291],

@@ -2,6 +2,7 @@
 // about the person on camera, from the largest face's 468-point mesh: present or away, looking
 // at the avatar (their screen) or away from it, smiling or not; and the one line the model is given.
 import type { DetectedFace } from "../faces/face-landmarker.ts";
+import { MESH } from "../faces/mesh-anchors.ts";
 
 export interface Look {
   present: boolean;
@@ -10,14 +11,12 @@ export interface Look {
   smiling: boolean | null;
 }
 
-// MediaPipe face-mesh indices.
-const NOSE_TIP = 1,
-  EYE_OUTER_L = 33,
-  EYE_OUTER_R = 263,
-  MOUTH_L = 61,
-  MOUTH_R = 291,
-  LIP_TOP = 13,
-  LIP_BOTTOM = 14;
+// MediaPipe face-mesh indices (the image's left eye is the person's right).
+const NOSE_TIP = MESH.noseTip,
+  EYE_OUTER_L = MESH.rightEye.outer,
+  EYE_OUTER_R = MESH.leftEye.outer,
+  [MOUTH_L, MOUTH_R] = MESH.mouthCorners,
+  [LIP_TOP, LIP_BOTTOM] = MESH.innerLipMiddles;
 /** A face below this detector score is not counted as someone there. */
 const MIN_SCORE = 0.5;
 /** Nose off the eyes' midpoint by more than this share of the eye span: the head is turned away. */
