@@ -52,6 +52,35 @@ const missed = new Map<string, number>();
 const line = (o: Record<string, unknown>) => console.log(JSON.stringify({ bench: BENCH, ...o }));
 const finite = (...xs: (number | undefined)[]) => xs.every((x) => x !== undefined && Number.isFinite(x));
 
+/**
+ * One turn's JSON line (its milestones, splits, floor and ours, then `extra`) and, after the
+ * warm-up, its figures for the summary.
+ */
+function recordTurn(
+  figure: string,
+  i: number,
+  c: ReturnType<typeof chain>,
+  floor: number,
+  extra: Record<string, unknown>,
+  turns: Turn[],
+): void {
+  const turn: Turn = { total: c.total, floor, ours: c.total - floor, splits: c.splits, at: c.at, early: c.early };
+  line({
+    figure,
+    turn: i,
+    warm_up: i < 0,
+    total_ms: c.total,
+    floor_ms: round(floor),
+    ours_ms: round(turn.ours),
+    splits_ms: c.splits,
+    split_sum_ms: round(Object.values(c.splits).reduce((a, b) => a + b, 0)),
+    milestones_ms: c.at,
+    before_predecessor: c.early,
+    ...extra,
+  });
+  if (i >= 0) turns.push(turn);
+}
+
 /** This turn's floor from what its fakes measured, or NaN where one was not seen. */
 function floorOf(m: ModelCall | undefined, voice: { asked?: number; firstByte?: number }): number {
   if (!m || !finite(m.firstToken, m.phraseEnd, voice.asked, voice.firstByte)) return NaN;
@@ -178,26 +207,21 @@ async function main(v: PacedVoice, model: PacedModel): Promise<void> {
           ]);
           const floor = floorOf(m, voice);
           const requests = model.calls.filter((x) => x.arrive >= start && x.arrive <= tAudio).length;
-          const turn: Turn = { total: c.total, floor, ours: c.total - floor, splits: c.splits, at: c.at, early: c.early };
-          line({
-            figure: `${v.id}_voice_turn`,
-            turn: i,
-            warm_up: i < 0,
-            total_ms: c.total,
-            floor_ms: round(floor),
-            ours_ms: round(turn.ours),
-            splits_ms: c.splits,
-            split_sum_ms: round(Object.values(c.splits).reduce((a, b) => a + b, 0)),
-            milestones_ms: c.at,
-            before_predecessor: c.early,
-            reply_chunk_ms: chunk ? round(when(chunk) - tLast) : null,
-            heard: final.text,
-            first_clause: chunk?.text ?? null,
-            metric_first_audio_ms: metric?.first_audio_ms ?? null,
-            spec: metric?.spec ?? null,
-            model_requests: requests,
-          });
-          if (i >= 0) turns.push(turn);
+          recordTurn(
+            `${v.id}_voice_turn`,
+            i,
+            c,
+            floor,
+            {
+              reply_chunk_ms: chunk ? round(when(chunk) - tLast) : null,
+              heard: final.text,
+              first_clause: chunk?.text ?? null,
+              metric_first_audio_ms: metric?.first_audio_ms ?? null,
+              spec: metric?.spec ?? null,
+              model_requests: requests,
+            },
+            turns,
+          );
           await post("/api/interrupt");
           // An interrupt that comes after the model's last token does not stop clauses still being
           // synthesised (today's box), so the turn may speak on: wait for its end either way.
@@ -250,22 +274,17 @@ async function main(v: PacedVoice, model: PacedModel): Promise<void> {
             ["client_audio", tAudio],
           ]);
           const floor = floorOf(m, voice);
-          const turn: Turn = { total: c.total, floor, ours: c.total - floor, splits: c.splits, at: c.at, early: c.early };
-          line({
-            figure: `${v.id}_typed_turn`,
-            turn: i,
-            warm_up: i < 0,
-            total_ms: c.total,
-            floor_ms: round(floor),
-            ours_ms: round(turn.ours),
-            splits_ms: c.splits,
-            split_sum_ms: round(Object.values(c.splits).reduce((a, b) => a + b, 0)),
-            milestones_ms: c.at,
-            before_predecessor: c.early,
-            reply_chunk_ms: firstChunk ? round(firstChunk.at - t0) : null,
-            first_clause: firstChunk?.text ?? null,
-          });
-          if (i >= 0) turns.push(turn);
+          recordTurn(
+            `${v.id}_typed_turn`,
+            i,
+            c,
+            floor,
+            {
+              reply_chunk_ms: firstChunk ? round(firstChunk.at - t0) : null,
+              first_clause: firstChunk?.text ?? null,
+            },
+            turns,
+          );
           await post("/api/interrupt");
           // The stream ends with the turn (see the voice turn's note); one that outlives the guard is cancelled and counted.
           const ended = await Promise.race([read.then(() => true), sleep(30_000).then(() => false)]);
@@ -294,21 +313,16 @@ async function main(v: PacedVoice, model: PacedModel): Promise<void> {
             ["client_audio", tAudio],
           ]);
           const floor = finite(voice.asked, voice.firstByte) ? voice.firstByte! - voice.asked! + TRANSPORT_MS : NaN;
-          const turn: Turn = { total: c.total, floor, ours: c.total - floor, splits: c.splits, at: c.at, early: c.early };
-          line({
-            figure: `${v.id}_talk`,
-            turn: i,
-            warm_up: i < 0,
-            total_ms: c.total,
-            floor_ms: round(floor),
-            ours_ms: round(turn.ours),
-            splits_ms: c.splits,
-            split_sum_ms: round(Object.values(c.splits).reduce((a, b) => a + b, 0)),
-            milestones_ms: c.at,
-            before_predecessor: c.early,
-            talk_answer_ms: round(tAnswer - t0),
-          });
-          if (i >= 0) turns.push(turn);
+          recordTurn(
+            `${v.id}_talk`,
+            i,
+            c,
+            floor,
+            {
+              talk_answer_ms: round(tAnswer - t0),
+            },
+            turns,
+          );
           await sleep(300);
           await post("/api/interrupt");
           await sleep(200);
