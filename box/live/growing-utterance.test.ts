@@ -2,6 +2,7 @@
 // handed out only once audio and mouth are final; with no timings the mouth comes from the audio.
 import { describe, expect, it } from "vitest";
 import { to48k } from "../tts/resample.ts";
+import { mouthTrackFromAudio } from "../lipsync/audio-mouth.ts";
 import { GrowingUtterance } from "./growing-utterance.ts";
 
 const RATE = 24000;
@@ -41,7 +42,7 @@ describe("GrowingUtterance", () => {
     const seen: number[] = [];
     g.onGrow(() => seen.push(g.frames));
     g.push(pcm.subarray(0, RATE * 0.1), RATE);
-    expect(g.frames).toBe(0); // 100 ms of audio, no timings: not enough to judge the mouth yet
+    expect(g.frames).toBe(1); // 100 ms of audio, no timings: the first frame (the next is its context, the newest kept back)
     const early = g.snapshot();
     g.push(pcm.subarray(RATE * 0.1, RATE * 0.6), RATE);
     const mid = g.snapshot();
@@ -59,8 +60,17 @@ describe("GrowingUtterance", () => {
     expect(last.mouth[15].open).toBe(0);
   });
 
-  it("the first frames no timing covers take the audio's mouth as soon as 80 ms of audio lie past them", () => {
+  it("the first frames no timing covers take the audio's mouth as soon as 40 ms of audio lie past them", () => {
     const pcm = speech();
+    // A first chunk of 100 ms (Cartesia's size) settles the first frame: its sound need not wait for a second chunk.
+    const one = new GrowingUtterance("x", "neutral");
+    one.push(pcm.subarray(0, RATE * 0.1), RATE);
+    expect(one.frames).toBe(1);
+    // Its shape is the one the whole clause gives it, within one step of the slew limit (0.3).
+    const whole = mouthTrackFromAudio(pcm, RATE)[0];
+    const first = one.snapshot().mouth[0];
+    expect(first.open).toBeGreaterThan(0.1);
+    for (const k of ["open", "wide", "round"] as const) expect(Math.abs(first[k] - whole[k])).toBeLessThanOrEqual(0.3);
     const g = new GrowingUtterance("x", "neutral");
     g.push(pcm.subarray(0, RATE * 0.2), RATE);
     // 200 ms: frames 0-2 have their context (the last frames are kept back for the resampler and a cut).

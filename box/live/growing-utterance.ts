@@ -17,10 +17,15 @@ const TIMING_LEAD_MS = 120;
 const AUDIO_WAIT_MS = 280;
 /**
  * ... except at the start: the first frames that no timing covers yet take their mouth from the
- * audio as soon as the audio mouth's context past them is there, so a provider whose timings
- * trail its audio by a word (Cartesia) does not hold the first sound back until that word ends.
+ * audio as soon as one frame of audio lies past them (ONSET_CONTEXT_FRAMES), so a provider whose
+ * timings trail its audio by a word (Cartesia) does not hold the first sound back until that word
+ * ends, nor for a second chunk of audio: a first chunk of 100 ms already settles the first frame.
+ * One frame past it is what the frame's own shape reads (its spectral window reaches half a frame
+ * past it, the 1-2-1 smoothing one frame); only the slew limit of later frames could still lower
+ * it, by at most one step.
  */
 const ONSET_FRAMES = 4;
+const ONSET_CONTEXT_FRAMES = 1;
 /** ... or this far once timings flow (they lag the audio by up to a word: wait for them). */
 const TIMED_AUDIO_WAIT_MS = 1200;
 /** Audio context each side of the frames the audio mouth computes (its window and smoothing). */
@@ -185,7 +190,7 @@ export class GrowingUtterance {
         this.mouth.push(byTimings[k]);
         continue;
       }
-      const wait = k < ONSET_FRAMES ? AUDIO_CONTEXT_FRAMES * frameMs : timed ? TIMED_AUDIO_WAIT_MS : AUDIO_WAIT_MS;
+      const wait = k < ONSET_FRAMES ? ONSET_CONTEXT_FRAMES * frameMs : timed ? TIMED_AUDIO_WAIT_MS : AUDIO_WAIT_MS;
       if (!final && this.srcMs < endMs + wait) break;
       byAudio ??= this.audioTrack(k);
       this.mouth.push(byAudio.track[k - byAudio.first] ?? REST);
