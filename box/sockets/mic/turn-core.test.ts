@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ConfirmGate } from "../../chat/confirm-gate.ts";
 import { VadSegmenter, WINDOW_MS } from "../../stt/vad-segmenter.ts";
 import { BARGE_RULES } from "./barge-in.ts";
-import { VAD_MIN_SILENCE_MS } from "./end-of-turn.ts";
+import { ENERGY_QUIET_MS, VAD_MIN_SILENCE_MS } from "./end-of-turn.ts";
 import { EOT_BACKSTOP_MS, TurnCore } from "./turn-core.ts";
 import type { TurnAction, TurnTimer } from "./turn-actions.ts";
 import { EOT } from "./turn-taking.ts";
@@ -153,6 +153,20 @@ describe("speculation", () => {
     expect(r.gates()[0].state).toBe("confirmed");
     const [final] = r.frames("final");
     expect(r.log.indexOf(final)).toBeLessThan(r.log.indexOf(r.acts("confirm")[0]));
+  });
+
+  it("starts as the audio that makes the energy quiet arrives, before the VAD's next window", () => {
+    const r = rig();
+    r.utterance("hello there");
+    // 10 ms chunks of silence the VAD has not scored yet (a window waits for 512 samples).
+    let chunks = 0;
+    while (r.acts("speculate").length === 0 && chunks < 10) {
+      r.core.audio(new Int16Array(160));
+      chunks++;
+    }
+    expect(chunks * 10).toBeGreaterThanOrEqual(ENERGY_QUIET_MS);
+    expect(chunks * 10).toBeLessThanOrEqual(ENERGY_QUIET_MS + 10);
+    expect(r.requests()).toEqual(["hello there"]);
   });
 
   it("unfinished words start none", () => {

@@ -91,9 +91,14 @@ export class TurnCore {
 
   // ---- events in ------------------------------------------------------------------------
 
-  /** Microphone audio received (before the VAD scores it): audio time and energy move on. */
+  /**
+   * Microphone audio received (before the VAD scores it): audio time and energy move on. Quiet
+   * energy is checked here, as the audio arrives, not at the VAD's next 32 ms window: a reply that
+   * may start early starts with the chunk that made the quiet long enough.
+   */
   audio(pcm: Int16Array): void {
     this.clock.audio(pcm);
+    if (this.heardSpeech && this.clock.voiceQuiet) this.speculate();
   }
 
   /** One event of the VAD for the audio received. */
