@@ -48,10 +48,12 @@ export class LiveSpeech {
 
   /** Synthesises and queues one clause; clauses keep their order. */
   say(text: string, tone: Tone): void {
-    // A timer hop first: the frame that announced this clause is flushed to its socket before
-    // synthesis (a few ms of blocking native work) runs.
+    // One turn of the event loop first (its I/O phase): the frame that announced this clause is
+    // flushed to its socket before synthesis starts (espeak in-thread, under Node, blocks a few
+    // ms). setImmediate, not a 1 ms timer: a timer waits at least 1 ms, more on a busy loop, and
+    // that wait sat between the model's phrase and the voice's request.
     this.chain = this.chain
-      .then(() => new Promise<void>((r) => setTimeout(r, 1)))
+      .then(() => new Promise<void>((r) => setImmediate(r)))
       .then(async () => {
         if (this.stopped) return;
         try {
