@@ -1,12 +1,12 @@
 // The live page's first credential comes from the answer /studio/early.js asked for (one mint per
 // page load, not two); renewals, and an early answer that is not a credential, mint as before.
 import { describe, expect, it } from "vitest";
-import { EARLY_GLOBAL } from "../../early-script.ts";
+import { EARLY_GLOBAL, EARLY_JS, type EarlyAnswer } from "../../early-script.ts";
 import { earlyThenMint } from "./early-credential.ts";
 
 const grant = (secret: string) => ({ credential: { secret, expires_in: 900, expires_at: 0, scope: "full" } });
-const answer = (status: number, body: unknown) =>
-  Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
+/** What /studio/early.js leaves on the page: the status, and a 201's body parsed. */
+const answer = (status: number, body: unknown) => Promise.resolve(status === 201 ? { status, body } : { status });
 
 function minter() {
   const calls: (string | null)[] = [];
@@ -37,5 +37,21 @@ describe("earlyThenMint", () => {
   it("without an early answer (another page, or the script blocked) it mints", async () => {
     const m = minter();
     expect(await earlyThenMint(m.mint, {})(null)).toEqual(grant("minted-1"));
+  });
+
+  it("/studio/early.js itself leaves the answer parsed: the bundle's first ask takes it without reading a body", async () => {
+    const run = (res: Response) => {
+      const page: Record<string, unknown> = {};
+      new Function("window", "fetch", EARLY_JS)(page, async () => res);
+      return page as { [EARLY_GLOBAL]: Promise<EarlyAnswer> };
+    };
+    const ok = run(new Response(JSON.stringify(grant("early")), { status: 201, headers: { "content-type": "application/json" } }));
+    expect(await ok[EARLY_GLOBAL]).toEqual({ status: 201, body: grant("early") });
+    const m = minter();
+    expect(await earlyThenMint(m.mint, ok)(null)).toEqual(grant("early"));
+    expect(m.calls).toEqual([]);
+    const refused = run(new Response(JSON.stringify({ error: { code: "missing_api_key" } }), { status: 401 }));
+    expect(await refused[EARLY_GLOBAL]).toEqual({ status: 401 });
+    expect(await earlyThenMint(m.mint, refused)(null)).toEqual(grant("minted-1"));
   });
 });

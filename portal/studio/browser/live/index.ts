@@ -15,7 +15,7 @@ import { NO_MODEL, setModelWords } from "./model-words.ts";
 import { ModeChoice } from "./modes.ts";
 import { Captions, CallState, EventLog, Latency } from "./panels.ts";
 import { PersonaPanel } from "./persona.ts";
-import { Pickers } from "./pickers.ts";
+import { askPickerLists, type PickerLists, Pickers } from "./pickers.ts";
 import { ReadinessWatch } from "./readiness.ts";
 import { PageTools, ToolView } from "./tools.ts";
 import { TypedTurns } from "./turns.ts";
@@ -60,6 +60,9 @@ export function startLive(): void {
   // Renewal ahead of expiry runs while the page is open, not only while a socket holds it.
   client.http.credentials.hold();
   client.http.credentials.onError((err) => problem(err));
+  // The pickers' lists are asked for before the panels are built: building them takes the thread
+  // for tens of ms, and the avatar picker is what a first click waits for.
+  const firstLists = askPickerLists(client);
 
   const voiceNotice = (notice: string) => {
     if (notice) notices.set("voice", "warning", notice);
@@ -106,8 +109,8 @@ export function startLive(): void {
     },
     voiceNotice,
   );
-  const loadPickers = () =>
-    pickers.load().catch((err) => {
+  const loadPickers = (lists?: PickerLists) =>
+    pickers.load(lists).catch((err) => {
       pickers.unavailable(
         `The avatars and voices appear here when the box answers. ${explain(err).kind === "box_stopped" ? "" : explain(err).text}`.trim(),
       );
@@ -158,11 +161,12 @@ export function startLive(): void {
     call.drop();
     call.unprepare();
   });
-  // The first call's offer is made while the person looks at the page; each later one when the call before it ends.
-  call.prepare();
-
   log.add("Studio opened.");
   void readiness.check();
-  void loadPickers();
+  void loadPickers(firstLists);
   void persona.load();
+  // The first call's offer is made while the person looks at the page (after the requests above
+  // are out: a first peer connection takes the thread for 20-30 ms); each later one when the call
+  // before it ends.
+  call.prepare();
 }

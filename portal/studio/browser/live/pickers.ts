@@ -24,6 +24,26 @@ const FACE_VOICE = {
   hint: "(the box picks one that fits this avatar, unless you saved a voice of your own)",
 };
 
+/** The four lists the pickers show, each asked for at once; each is settled where it is read. */
+export interface PickerLists {
+  avatars: Promise<LoadedAvatars>;
+  voices: Promise<VoiceCatalogue>;
+  library: Promise<{ avatars: LibraryRecord[] }>;
+  publicRows: Promise<{ avatars: PublicLibraryRecord[] }>;
+}
+
+/** Asks for the pickers' lists now (the live page asks first thing, before it builds its panels). */
+export function askPickerLists(client: AvatarClient): PickerLists {
+  const lists: PickerLists = {
+    avatars: client.avatars(),
+    voices: client.voices(),
+    library: portalJson<{ avatars: LibraryRecord[] }>("GET", "/auth/avatars"),
+    publicRows: portalJson<{ avatars: PublicLibraryRecord[] }>("GET", "/auth/avatars/public"),
+  };
+  for (const p of Object.values(lists)) p.catch(() => {});
+  return lists;
+}
+
 export class Pickers {
   private avatars: LoadedAvatars | null = null;
   /** The person's library (portal) and the public library; null when they could not be read. */
@@ -72,19 +92,16 @@ export class Pickers {
     byId("preview-voice").addEventListener("click", () => void this.preview());
   }
 
-  async load(): Promise<void> {
-    const [avatars, voices, library, publicRows] = await Promise.allSettled([
-      this.client.avatars(),
-      this.client.voices(),
-      portalJson<{ avatars: LibraryRecord[] }>("GET", "/auth/avatars"),
-      portalJson<{ avatars: PublicLibraryRecord[] }>("GET", "/auth/avatars/public"),
-    ]);
+  /** Fills the pickers from `lists` (asked for now when not given); the avatars do not wait for the voices. */
+  async load(lists: PickerLists = askPickerLists(this.client)): Promise<void> {
+    const [avatars, library, publicRows] = await Promise.allSettled([lists.avatars, lists.library, lists.publicRows]);
     if (avatars.status === "rejected") throw avatars.reason;
     this.avatars = avatars.value;
     // The library only labels and adds cards: without it the box's own list still works.
     this.library = library.status === "fulfilled" ? library.value.avatars : null;
     this.publicRows = publicRows.status === "fulfilled" ? publicRows.value.avatars : null;
     this.renderAvatars();
+    const [voices] = await Promise.allSettled([lists.voices]);
     if (voices.status === "fulfilled") {
       this.catalogue = voices.value;
       this.renderProviders();
